@@ -1,0 +1,88 @@
+# Targets shared by people and CI. GNU make; Python 3.11 through `python3.11`.
+#   make run    serve http://127.0.0.1:8000 (SQLite, Celery eager; no other service)
+#   make test   install what is missing, start PostgreSQL/Redis if down, lint, whole suite
+#   make lint   ruff check, ruff format --check, mypy, import-linter
+#   make golden regenerate the golden my.cnf files (review them as a diff)
+#   make bench  recommendations per second of the engine
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/advisor
+SERVICE_WAIT_SECONDS ?= 30
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+.PHONY: help venv run system-deps services lint test golden bench
+
+help:
+	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
+
+# The virtualenv, reinstalled only when pyproject.toml changes.
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -e ".[dev]"
+	touch $(STAMP)
+
+run: venv
+	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# System packages the tests boot for real, installed from Debian's archive when missing.
+system-deps:
+	@if ! command -v mariadbd >/dev/null || ! command -v mariadb-install-db >/dev/null; then \
+	  echo "MariaDB server is missing: installing mariadb-server"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server; \
+	fi
+
+# Start PostgreSQL and Redis when they are down (commands from env/machines/python-svc.md),
+# then wait, at most SERVICE_WAIT_SECONDS, until both answer.
+services:
+	@if ! pg_isready -q -h 127.0.0.1; then \
+	  echo "PostgreSQL is down: starting it"; \
+	  pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start; \
+	fi
+	@if [ "$$(redis-cli -h 127.0.0.1 ping 2>/dev/null)" != PONG ]; then \
+	  echo "Redis is down: starting it"; \
+	  redis-server --daemonize yes --bind 127.0.0.1 -::1 --port 6379 --save "" \
+	    --appendonly no --dir /var/lib/redis --logfile /var/log/redis/ci.log; \
+	fi
+	@for i in $$(seq $(SERVICE_WAIT_SECONDS)); do \
+	  pg_isready -q -h 127.0.0.1 && break; \
+	  [ $$i -lt $(SERVICE_WAIT_SECONDS) ] || { \
+	    echo "error: PostgreSQL on 127.0.0.1:5432 not ready after $(SERVICE_WAIT_SECONDS)s" >&2; \
+	    exit 1; }; \
+	  sleep 1; \
+	done
+	@for i in $$(seq $(SERVICE_WAIT_SECONDS)); do \
+	  [ "$$(redis-cli -h 127.0.0.1 ping 2>/dev/null)" = PONG ] && break; \
+	  [ $$i -lt $(SERVICE_WAIT_SECONDS) ] || { \
+	    echo "error: Redis on 127.0.0.1:6379 not ready after $(SERVICE_WAIT_SECONDS)s" >&2; \
+	    exit 1; }; \
+	  sleep 1; \
+	done
+	@echo "PostgreSQL and Redis are up"
+
+# Runs every check and fails at the end if any failed, so one run shows all problems.
+lint: venv
+	@failed=""; \
+	for check in "ruff check ." "ruff format --check ." "mypy" "lint-imports"; do \
+	  echo "+ $$check"; \
+	  $(BIN)/$$check || failed="$$failed; $$check"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "lint failed: $${failed#; }" >&2; exit 1; fi
+
+test: venv system-deps services lint
+	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/pytest
+
+golden: venv
+	$(BIN)/python scripts/make_golden.py
+
+bench: venv
+	$(BIN)/python benchmarks/engine.py

@@ -1,0 +1,131 @@
+"""`python manage.py recommend FILE|- --format json|mycnf|sql|udev`: print one export."""
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from advisor.services import recommendation_compute
+from rules.errors import OutputRefused, ProfileError
+from rules.render import FORMATS, render
+from rules.validation import parse_profile
+from rules.version import SUPPORTED_RANGE_TEXT
+
+MAX_PROFILE_BYTES = 4_000_000
+BAD_INPUT = 2
+
+
+class Command(BaseCommand):
+    help = (
+        "Recommend InnoDB IO settings for the profile in FILE (or '-' for stdin) and print the "
+        "export. Exits 2 with one line per problem when the profile is invalid."
+    )
+    requires_system_checks = ()  # reads no models; keeps the CLI fast and quiet
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", metavar="FILE", help="profile JSON file, or - for stdin")
+        parser.add_argument("--format", choices=FORMATS, default="json", help="default: json")
+        parser.add_argument(
+            "--base-url", default="", help="prefix of the permalink, e.g. https://advisor.example"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        raw = _decode(_read(options["file"]))
+        try:
+            profile = parse_profile(raw)
+        except ProfileError as problem:
+            lines = [
+                f"{path or 'profile'}: {message}"
+                for path, messages in problem.errors.items()
+                for message in messages
+            ]
+            noun = "problem" if len(lines) == 1 else "problems"
+            raise CommandError(
+                "\n".join([f"profile: {len(lines)} {noun}:", *lines]), returncode=BAD_INPUT
+            ) from None
+        try:
+            result = recommendation_compute(profile=profile)
+            text = render(result, options["format"], base_url=options["base_url"])
+        except OutputRefused as refused:
+            label = {"mycnf": "my.cnf", "sql": "SQL"}.get(options["format"], options["format"])
+            message = f"cannot write {label}: {refused}"
+            supported = SUPPORTED_RANGE_TEXT[profile.server.flavor]
+            if supported not in message:
+                message += f" (supported: {supported}; --format json still works)"
+            raise CommandError(message, returncode=BAD_INPUT) from None
+        except Exception as bug:
+            if options["traceback"]:
+                raise
+            raise CommandError(
+                f"internal error ({type(bug).__name__}: {bug}); please report it with the "
+                "profile, or run again with --traceback",
+                returncode=1,
+            ) from bug
+        self._write(text)
+
+    def _write(self, text: str) -> None:
+        """The export is UTF-8 whatever the locale; a closed pipe (`| head`) is not an error."""
+        try:
+            buffer = getattr(self.stdout, "buffer", None)
+            if buffer is None:
+                self.stdout.write(text, ending="")
+                return
+            self.stdout.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        except BrokenPipeError:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise SystemExit(1) from None
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        data = sys.stdin.buffer.read(MAX_PROFILE_BYTES + 1)
+        where = "stdin"
+    else:
+        where = name
+        try:
+            with Path(name).open("rb") as handle:
+                data = handle.read(MAX_PROFILE_BYTES + 1)
+        except FileNotFoundError:
+            raise CommandError(f"profile: no such file: {name}", returncode=BAD_INPUT) from None
+        except IsADirectoryError:
+            raise CommandError(f"profile: {name} is a directory", returncode=BAD_INPUT) from None
+        except OSError as problem:
+            reason = problem.strerror or str(problem)
+            raise CommandError(
+                f"profile: cannot read {name}: {reason}", returncode=BAD_INPUT
+            ) from None
+    if len(data) > MAX_PROFILE_BYTES:
+        raise CommandError(
+            f"profile: {where} is larger than {MAX_PROFILE_BYTES:,} bytes", returncode=BAD_INPUT
+        )
+    return data
+
+
+def _decode(data: bytes) -> object:
+    if b"\x00" in data:
+        raise CommandError("profile: this is a binary file, not JSON text", returncode=BAD_INPUT)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as problem:
+        raise CommandError(
+            f"profile: not UTF-8 text (byte 0x{data[problem.start]:02x} at offset {problem.start})",
+            returncode=BAD_INPUT,
+        ) from None
+    if not text.strip():
+        raise CommandError("profile: the input is empty", returncode=BAD_INPUT)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as problem:
+        raise CommandError(
+            f"profile: invalid JSON at line {problem.lineno} column {problem.colno}: {problem.msg}",
+            returncode=BAD_INPUT,
+        ) from None
+    except (ValueError, RecursionError) as problem:  # e.g. a 5,000-digit number, deep nesting
+        reason = "nested too deeply" if isinstance(problem, RecursionError) else str(problem)
+        raise CommandError(f"profile: invalid JSON: {reason}", returncode=BAD_INPUT) from None

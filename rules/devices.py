@@ -1,0 +1,128 @@
+"""Published device facts: random IOPS and commit (fsync) rates per device class.
+
+One table per fact, keyed by enums. Each constant names its unit and cites its source key in the
+bibliography (rules/data/sources.json). "derived" marks a figure computed from a published one.
+The calibration package reads these same tables; they are not copied there.
+"""
+
+from dataclasses import dataclass
+
+from rules.enums import ControllerCache, Media, RaidLevel
+
+PAGE_BYTES = 16 * 1024  # InnoDB default page size; IOPS below are 16 KiB random IOs
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceFacts:
+    random_read_iops: float
+    random_write_iops: float
+    fsync_per_s: float  # single-threaded write+fsync round trips with no protected cache
+    sources: tuple[str, ...]
+    note: str
+
+
+# Hard disks by rpm. Reads: mysql-manual-io-capacity gives ~100 IOPS for 5400/7200 rpm drives;
+# yonkovit-2008-raptor-ssd measured 161 on a 10k Raptor; callaghan-2011-insert-buffer and
+# matsunobu-2010-ssd-deployment give ~200 per SAS (15k) disk. 5400 rpm: derived, 100 x 90/120,
+# the ratio of their per-rotation commit ceilings (greg-smith-2010-pg-high-performance).
+# Writes: random writes cost a seek like reads on a disk with its write cache off.
+# fsync: one commit per rotation, 90/120/166/250 per s (greg-smith-2010-pg-high-performance).
+HDD_BY_RPM: dict[int, DeviceFacts] = {
+    5400: DeviceFacts(
+        75,
+        75,
+        90,
+        ("mysql-manual-io-capacity", "greg-smith-2010-pg-high-performance"),
+        "5400 rpm: ~75 random IOs/s (derived), 90 commits/s",
+    ),
+    7200: DeviceFacts(
+        100,
+        100,
+        120,
+        ("mysql-manual-io-capacity", "greg-smith-2010-pg-high-performance"),
+        "7200 rpm: ~100 random IOs/s, 120 commits/s",
+    ),
+    10000: DeviceFacts(
+        160,
+        160,
+        166,
+        ("yonkovit-2008-raptor-ssd", "greg-smith-2010-pg-high-performance"),
+        "10k rpm: ~160 random IOs/s, 166 commits/s",
+    ),
+    15000: DeviceFacts(
+        200,
+        200,
+        250,
+        (
+            "callaghan-2011-insert-buffer",
+            "matsunobu-2010-ssd-deployment",
+            "greg-smith-2010-pg-high-performance",
+        ),
+        "15k rpm: ~200 random IOs/s, 250 commits/s",
+    ),
+}
+
+# Flash by class, per device.
+# SATA SSD reads: 10,000 ("slow SSD ~10k IOPS", callaghan-2017-redo-log). Writes: derived,
+# 10,000 x 2,000/5,000, the write:read ratio per SSD in matsunobu-2010-ssd-deployment.
+# fsync: 1,600, a consumer SATA SSD at trx_commit=1 reached ~1,637 commits/s (mariadb-mdev-28766).
+# NVMe: ~205,000 reads/s and >110,000 writes/s of 16 KiB (percona-2013-micron-p320h), rounded down;
+# fsync 9,000, rounded down from 9,229 single-thread fsyncs/s on PCIe flash
+# (percona-2010-fsync-rate).
+FLASH: dict[Media, DeviceFacts] = {
+    Media.SATA_SSD: DeviceFacts(
+        10_000,
+        4_000,
+        1_600,
+        ("callaghan-2017-redo-log", "matsunobu-2010-ssd-deployment", "mariadb-mdev-28766"),
+        "SATA SSD: ~10,000 reads/s, ~4,000 writes/s, ~1,600 commits/s",
+    ),
+    Media.NVME: DeviceFacts(
+        200_000,
+        100_000,
+        9_000,
+        ("percona-2013-micron-p320h", "percona-2010-fsync-rate"),
+        "NVMe: ~200,000 reads/s, ~100,000 writes/s, ~9,000 commits/s",
+    ),
+}
+
+# RAID: how many device-IOs one logical random write costs, and what share of devices serve reads.
+# Mirrors halve random writes (two FusionIO cards in RAID1: 15,221 vs 32,447 writes/s on one,
+# percona-2010-fusionio-raid); parity RAID5 costs 4 IOs per write and RAID6 6
+# (serverfault-raid5-database, zaitsev-raid5-vs-raid10). Reads spread over every device.
+RAID_WRITE_PENALTY: dict[RaidLevel, float] = {
+    RaidLevel.NONE: 1.0,
+    RaidLevel.RAID0: 1.0,
+    RaidLevel.RAID1: 2.0,
+    RaidLevel.RAID10: 2.0,
+    RaidLevel.RAID5: 4.0,
+    RaidLevel.RAID6: 6.0,
+}
+RAID_SOURCES = (
+    "percona-2010-fusionio-raid",
+    "serverfault-raid5-database",
+    "zaitsev-raid5-vs-raid10",
+)
+
+# A battery- or flash-backed write-back cache reorders and absorbs random writes to disks:
+# 4 SAS disks in RAID10 behind one did 972 random 16K writes/s (ksiazek-2011-sas-raid10), 2.4x
+# what 2 mirrored pairs of ~200 IOPS disks allow; 8 x 15k in RAID10 did ~1,470/s
+# (ssdperformanceblog-2011-intel320), 1.8x. We use the lower, 1.8 (derived).
+BBU_HDD_WRITE_FACTOR = 1.8
+# Behind such a cache a commit's fsync returns from controller memory: 5,369 write+fsync/s on
+# 8 x 15k RAID10 with a PERC 6/i BBU (percona-2010-fsync-rate); ~10,200/s behind an Areca BBWC
+# (greg-smith-2010-pg-high-performance). We use 5,000, the lower figure rounded down.
+BBU_FSYNC_PER_S = 5_000.0
+BBU_SOURCES = (
+    "ksiazek-2011-sas-raid10",
+    "ssdperformanceblog-2011-intel320",
+    "percona-2010-fsync-rate",
+    "greg-smith-2010-pg-high-performance",
+)
+
+CACHE_PROTECTS_WRITES: dict[ControllerCache, bool] = {
+    ControllerCache.NONE: False,
+    ControllerCache.WRITE_THROUGH: False,
+    ControllerCache.WRITE_BACK_UNPROTECTED: False,  # treated as none, with a warning
+    ControllerCache.WRITE_BACK_BBU: True,
+}

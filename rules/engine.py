@@ -1,0 +1,155 @@
+"""The engine: run every rule for a profile and assemble the frozen Result every face renders."""
+
+import hashlib
+import json
+
+from rules.catalog import ServerCatalog, catalog_for
+from rules.currentvalues import change_between, current_value
+from rules.enums import ControllerCache
+from rules.estimator import Estimator
+from rules.profile import Profile
+from rules.registry import OS_RULES, SETTING_RULES
+from rules.result import Estimates, OsItem, Result, Setting
+from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
+from rules.storage import array_capability
+from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
+
+RULESET_VERSION = "2026.1"
+
+
+def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result:
+    """Compute every setting and OS item for `profile`; pure apart from the estimator's model."""
+    server = profile.server
+    ctx = Context(
+        profile,
+        catalog_for(server.flavor, server.version),
+        array_capability(profile.hardware.storage),
+    )
+    warnings = _profile_warnings(profile)
+    settings: list[Setting] = []
+    for rule in SETTING_RULES:
+        for proposal in rule.compute(ctx):
+            setting = _settle(rule, proposal, ctx, warnings)
+            if setting is not None:
+                settings.append(setting)
+                ctx.decided[setting.name] = setting.value
+            warnings.extend(proposal.warnings)
+    os_items = tuple(_os_item(rule, p, ctx) for rule in OS_RULES for p in rule.compute(ctx))
+    refused = _output_refusal(profile)
+    if refused:
+        warnings.append(refused)
+    calibration = estimator.calibration_version if estimator is not None else None
+    estimate = (
+        Estimates(estimator.estimate(profile, ctx.decided)) if estimator is not None else None
+    )
+    return Result(
+        id=_result_id(profile, calibration),
+        ruleset_version=RULESET_VERSION,
+        calibration_version=calibration,
+        inputs=profile.raw,
+        settings=tuple(settings),
+        os=os_items,
+        estimate=estimate,
+        warnings=tuple(dict.fromkeys(warnings)),
+        output_refused=refused,
+    )
+
+
+def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -> Setting | None:
+    """Check the proposal against the version's catalog and attach text and the current value."""
+    spec = ctx.catalog.get(proposal.name)
+    if spec is None:
+        warnings.append(
+            f"{proposal.name} does not exist in {_server_text(ctx.catalog)}; "
+            f"rule {rule.id} left it out."
+        )
+        return None
+    value = proposal.value
+    if not isinstance(value, str):
+        clamped, changed = ctx.catalog.clamp(proposal.name, value)
+        if changed:
+            warnings.append(
+                f"{proposal.name} {value} was outside what "
+                f"{_server_text(ctx.catalog)} accepts; it was set to {clamped}."
+            )
+        value = clamped
+    case = rule.cases[proposal.case]
+    facts = dict(proposal.facts)
+    current, is_default = current_value(ctx.profile.current, spec)
+    return Setting(
+        name=proposal.name,
+        value=value,
+        rule=rule.id,
+        reason=case.reason.format(**facts),
+        explanation=case.explanation.format(**facts),
+        evidence=case.evidence,
+        dynamic=spec.dynamic,
+        kind=rule.kind,
+        current=current,
+        current_is_default=is_default,
+        change=change_between(current, value, rule.kind),
+    )
+
+
+def _os_item(rule: OsRule, proposal: OsProposal, ctx: Context) -> OsItem:
+    case = rule.cases[proposal.case]
+    current = ctx.profile.current.os.get(proposal.name) if ctx.profile.current else None
+    return OsItem(
+        name=proposal.name,
+        value=proposal.value,
+        devices=proposal.devices,
+        rule=rule.id,
+        explanation=case.explanation.format(**proposal.facts),
+        evidence=case.evidence,
+        commands=proposal.commands,
+        persist=proposal.persist,
+        persist_path=proposal.persist_path,
+        current=current,
+        change=change_between(current, proposal.value, "enum"),
+    )
+
+
+def _profile_warnings(profile: Profile) -> list[str]:
+    storage = profile.hardware.storage
+    warnings: list[str] = []
+    if storage.controller_cache is ControllerCache.WRITE_BACK_UNPROTECTED:
+        warnings.append(
+            "A write-back cache without battery or flash backing loses acknowledged "
+            "writes on power loss; it is treated as no cache here. Add a battery or "
+            "switch it to write-through."
+        )
+    if storage.has_protected_write_cache:
+        warnings.append(
+            "Battery-backed caches switch to write-through during battery learning "
+            "cycles and when the battery fails; schedule the cycles and monitor the "
+            "battery, or commits slow down sharply."
+        )
+    return warnings
+
+
+def _output_refusal(profile: Profile) -> str | None:
+    server = profile.server
+    support = support_of(server.flavor, server.version)
+    if support is Support.SUPPORTED:
+        return None
+    why = {
+        Support.TOO_OLD: "is older than the supported range",
+        Support.UNSUPPORTED_SERIES: "is a short-term series outside the supported range",
+        Support.TOO_NEW: "is newer than the variable catalog knows",
+    }[support]
+    return (
+        f"{server.flavor.value} {server.version_text} {why} "
+        f"(supported range: {SUPPORTED_RANGE_TEXT[server.flavor]}): my.cnf and SQL are not "
+        "written for it; "
+        "the JSON result is for estimates and reference only."
+    )
+
+
+def _server_text(catalog: ServerCatalog) -> str:
+    return f"{catalog.flavor.value} {catalog.version}"
+
+
+def _result_id(profile: Profile, calibration: str | None) -> str:
+    """A content hash: identical inputs under the same rules give the same id and permalink."""
+    payload = json.dumps([profile.raw, RULESET_VERSION, calibration], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:20]

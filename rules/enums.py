@@ -1,0 +1,59 @@
+"""The closed vocabularies of the profile contract (../shared/design/product.md).
+
+The string values are part of the public contract: never rename one.
+"""
+
+from enum import StrEnum
+
+
+class Flavor(StrEnum):
+    MYSQL = "mysql"
+    PERCONA = "percona"
+    MARIADB = "mariadb"
+
+
+class Media(StrEnum):
+    HDD = "hdd"
+    SATA_SSD = "sata_ssd"
+    NVME = "nvme"
+
+
+class RaidLevel(StrEnum):
+    NONE = "none"
+    RAID0 = "raid0"
+    RAID1 = "raid1"
+    RAID5 = "raid5"
+    RAID6 = "raid6"
+    RAID10 = "raid10"
+
+
+class ControllerCache(StrEnum):
+    NONE = "none"
+    WRITE_THROUGH = "write_through"
+    WRITE_BACK_BBU = "write_back_bbu"
+    # Not in the contract's list but accepted so the engine can warn about it: a write-back
+    # cache with no battery or flash backing loses acknowledged writes on power loss.
+    WRITE_BACK_UNPROTECTED = "write_back"
+
+
+class Filesystem(StrEnum):
+    XFS = "xfs"
+    EXT4 = "ext4"
+    OTHER = "other"
+
+
+class WorkloadKind(StrEnum):
+    OLTP = "oltp"
+    READ_WRITE = "read_write"
+    UPDATE_HEAVY = "update_heavy"
+    BULK_INSERT = "bulk_insert"
+    READ_MOSTLY = "read_mostly"
+
+
+class Durability(StrEnum):
+    FULL = "full"
+    RELAXED = "relaxed"
+
+
+HDD_RPMS: tuple[int, ...] = (5400, 7200, 10000, 15000)
+DEFAULT_HDD_RPM = 7200

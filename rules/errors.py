@@ -1,0 +1,21 @@
+"""Input errors that name the field and what it accepts."""
+
+from collections.abc import Mapping
+
+
+class ProfileError(ValueError):
+    """One or more field errors, keyed by the field's dotted path in the profile."""
+
+    def __init__(self, errors: Mapping[str, list[str]]) -> None:
+        self.errors: dict[str, list[str]] = {path: list(msgs) for path, msgs in errors.items()}
+        count = sum(len(m) for m in self.errors.values())
+        super().__init__(f"{count} problem(s) in the profile: " + "; ".join(self.lines()))
+
+    def lines(self) -> list[str]:
+        return [
+            f"{path}: {message}" for path, messages in self.errors.items() for message in messages
+        ]
+
+
+class OutputRefused(ValueError):
+    """The profile is valid but this export cannot be written for it (e.g. an old version)."""

@@ -1,0 +1,17 @@
+"""Rounding that keeps recommended values readable without pretending to more precision."""
+
+import math
+
+
+def clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(high, value))
+
+
+def round_readable(value: float) -> int:
+    """Two significant figures, then to a multiple of 50 above 1,000: 1437 -> 1400, 187 -> 190."""
+    if value <= 0:
+        return 0
+    digits = math.floor(math.log10(value))
+    step = 10 ** max(digits - 1, 0)
+    rounded = int(round(value / step) * step)
+    return rounded if rounded < 1000 else int(round(rounded / 50) * 50)

@@ -1,0 +1,212 @@
+"""The my.cnf drop-in: a `[mysqld]` section, every value under its one-line reason.
+
+Also the pieces the other text exports share: the header lines, value spellings and the
+sanitising that keeps user-supplied text (echoed in comments) on one line.
+"""
+
+import math
+import re
+import unicodedata
+from collections.abc import Mapping
+from decimal import Decimal
+
+from rules.errors import OutputRefused
+from rules.result import Result, Setting
+from rules.units import GIB, bytes_for_config
+
+PRODUCT = "InnoDB IO Advisor"
+SERVER_SCOPE = "mysqld"
+
+_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_BARE_VALUE = re.compile(r"^[A-Za-z0-9_.,+\-/:@%]+$")
+
+
+def render_mycnf(result: Result, *, base_url: str = "") -> str:
+    """The `[mysqld]` drop-in for `result`; raises OutputRefused when it must not be written."""
+    if result.output_refused is not None:
+        raise OutputRefused(result.output_refused)
+    settings = server_settings(result)
+    header = [
+        *header_lines(result, "my.cnf drop-in", base_url=base_url),
+        *(f"Warning: {warning}" for warning in result.warnings),
+        restart_line(settings),
+        "Install: copy into the server's include directory (a file ending in .cnf, e.g.",
+        "/etc/mysql/conf.d/ or /etc/my.cnf.d/), then restart the server.",
+    ]
+    lines = [comment("#", line) for line in header]
+    lines.append("")
+    lines.append("[mysqld]")
+    for setting in settings:
+        lines.append("")
+        lines.append(comment("#", setting.reason))
+        lines.append(f"{variable_name(setting)} = {config_value(setting)}")
+    return "\n".join(lines) + "\n"
+
+
+def server_settings(result: Result) -> tuple[Setting, ...]:
+    """The settings that belong to the server itself, in result order."""
+    return tuple(s for s in result.settings if s.scope == SERVER_SCOPE)
+
+
+def header_lines(result: Result, what: str, *, base_url: str = "") -> list[str]:
+    """Product, versions, the inputs in one line and the permalink (text only, no comment mark)."""
+    return [
+        f"{PRODUCT}: {what}",
+        f"Ruleset {result.ruleset_version}, calibration {result.calibration_version or 'none'}",
+        f"Inputs: {inputs_summary(result.inputs)}",
+        f"Permalink: {permalink_url(result, base_url)}",
+    ]
+
+
+def restart_line(settings: tuple[Setting, ...]) -> str:
+    static = [s.name for s in settings if not s.dynamic]
+    if not static:
+        return "Needs a restart to take effect: none (all of these can also be set online)"
+    return "Needs a restart to take effect: " + ", ".join(static)
+
+
+def permalink_url(result: Result, base_url: str = "") -> str:
+    return base_url.rstrip("/") + result.permalink
+
+
+def comment(mark: str, text: str) -> str:
+    """One comment line; user-supplied text can never start a new line of config or SQL."""
+    text = one_line(text)
+    return f"{mark} {text}" if text else mark
+
+
+def one_line(text: str) -> str:
+    """Control characters and line breaks of any kind become single spaces."""
+    cleaned = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text)
+    return " ".join(cleaned.split())
+
+
+def variable_name(setting: Setting) -> str:
+    if _NAME.match(setting.name) is None:
+        raise ValueError(f"not a server variable name: {setting.name!r}")
+    return setting.name
+
+
+def config_value(setting: Setting) -> str:
+    """The my.cnf spelling: sizes with G/M/K when exact, percentages without trailing zeros."""
+    value = setting.value
+    if setting.kind == "bytes" and isinstance(value, int) and not isinstance(value, bool):
+        return _bytes_text(value)
+    text = server_value(setting)
+    if isinstance(value, str) and _BARE_VALUE.match(text) is None:
+        if '"' in text or "\\" in text or not text:
+            raise ValueError(f"{setting.name}: value cannot be written to my.cnf: {text!r}")
+        return f'"{text}"'
+    return text
+
+
+def server_value(setting: Setting) -> str:
+    """The server's own spelling: plain integers (bytes for sizes), decimals, enum words."""
+    value = setting.value
+    if isinstance(value, bool):
+        return "ON" if value else "OFF"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return decimal_text(value)
+    if one_line(value) != value:
+        raise ValueError(f"{setting.name}: value holds control characters: {value!r}")
+    return value
+
+
+def decimal_text(value: float) -> str:
+    """12.5 -> '12.5', 90.0 -> '90', 1e-05 -> '0.00001': exact, no exponent, no trailing zeros."""
+    if not math.isfinite(value):
+        raise ValueError(f"not a finite number: {value!r}")
+    if value == int(value):
+        return str(int(value))
+    return format(Decimal(repr(value)).normalize(), "f")
+
+
+def _bytes_text(value: int) -> str:
+    text = bytes_for_config(value)
+    if text.endswith("T"):  # MySQL 5.7 reads only K, M and G suffixes
+        return f"{value // GIB}G"
+    return text
+
+
+def inputs_summary(inputs: Mapping[str, object]) -> str:
+    """One line: 'mysql 8.0.36 · 64 GiB RAM · 16 cores · 8 × hdd 15000 rpm raid10, … · oltp, …'."""
+    server = _section(inputs, "server")
+    hardware = _section(inputs, "hardware")
+    ram, kernel = _num(hardware.get("ram_gb")), _num(hardware.get("kernel"))
+    parts = [
+        _join(" ", server.get("flavor"), server.get("version")),
+        f"{ram} GiB RAM" if ram else None,
+        _plural(hardware.get("cpu_cores"), "core"),
+        _storage_summary(_section(hardware, "storage")),
+        _join(", ", hardware.get("filesystem"), f"kernel {kernel}" if kernel else None),
+        _workload_summary(_section(inputs, "workload")),
+    ]
+    current = inputs.get("current")
+    if isinstance(current, Mapping):
+        origin = current.get("origin")
+        parts.append(f"current settings from {origin}" if origin else "current settings given")
+    return _join(" · ", *parts)
+
+
+def _storage_summary(storage: Mapping[str, object]) -> str:
+    count, media, rpm = (_num(storage.get(k)) for k in ("device_count", "media", "rpm"))
+    raid, cache = storage.get("raid_level"), storage.get("controller_cache")
+    device = _join(
+        " ",
+        f"{count} × {media}" if count and media else media,
+        f"{rpm} rpm" if rpm else None,
+        raid if raid != "none" else None,
+    )
+    cache_text = f"{cache} cache" if cache not in (None, "none") else None
+    if cache == "none":
+        cache_text = "no write cache"
+    iops = storage.get("measured_iops")
+    measured = None
+    if isinstance(iops, Mapping):
+        read, write = _num(iops.get("random_read")), _num(iops.get("random_write"))
+        measured = f"measured {read} random reads/s, {write} random writes/s"
+    return _join(", ", device, cache_text, measured)
+
+
+def _workload_summary(workload: Mapping[str, object]) -> str:
+    data = _num(workload.get("data_size_gb"))
+    target = _num(workload.get("recovery_target_minutes"))
+    durability = _num(workload.get("durability"))
+    return _join(
+        ", ",
+        workload.get("kind"),
+        f"{data} GiB data" if data else None,
+        _plural(workload.get("concurrency"), "client"),
+        f"durability {durability}" if durability else None,
+        f"recovery target {target} min" if target else None,
+    )
+
+
+def _section(parent: Mapping[str, object], name: str) -> Mapping[str, object]:
+    section = parent.get(name)
+    return section if isinstance(section, Mapping) else {}
+
+
+def _num(value: object) -> str | None:
+    """Numbers without a trailing '.0'; other values as text; None when missing."""
+    if value is None or value == "" or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return decimal_text(value) if math.isfinite(value) else None
+    return str(value)
+
+
+def _plural(value: object, noun: str) -> str | None:
+    text = _num(value)
+    if text is None:
+        return None
+    return f"{text} {noun}" if text == "1" else f"{text} {noun}s"
+
+
+def _join(separator: str, *pieces: object) -> str:
+    """The pieces that are present, joined."""
+    return separator.join(str(piece) for piece in pieces if piece is not None and piece != "")

@@ -1,0 +1,86 @@
+"""The rule record and what a rule's compute function sees and returns."""
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from rules.catalog import ServerCatalog
+from rules.profile import Profile
+from rules.result import Evidence
+from rules.storage import ArrayCapability
+
+ConfigValue = int | float | str
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One branch of a rule: the one-line reason, the full explanation and its evidence.
+
+    Both texts are `str.format` templates filled from the proposal's facts.
+    """
+
+    reason: str
+    explanation: str
+    evidence: tuple[Evidence, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    name: str  # the variable the version uses for this decision
+    value: ConfigValue
+    case: str
+    facts: Mapping[str, object] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class Context:
+    """Everything a rule may read. `decided` grows as rules run, in registry order."""
+
+    profile: Profile
+    catalog: ServerCatalog
+    capability: ArrayCapability
+    decided: dict[str, ConfigValue] = field(default_factory=dict)
+    # Facts one rule leaves for later ones, e.g. whether the recovery target shortened the redo log.
+    notes: dict[str, object] = field(default_factory=dict)
+
+
+Compute = Callable[[Context], tuple[Proposal, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str  # kebab-case, stable, never reused
+    setting: str  # the decision, named by its best-known variable
+    kind: str  # number | bytes | enum | percent
+    cases: Mapping[str, Case]
+    compute: Compute
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        keys = (e.source for case in self.cases.values() for e in case.evidence)
+        return tuple(dict.fromkeys(keys))
+
+
+@dataclass(frozen=True, slots=True)
+class OsProposal:
+    name: str
+    value: str
+    devices: str
+    case: str
+    commands: tuple[str, ...]
+    persist: str
+    persist_path: str
+    facts: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class OsRule:
+    id: str
+    setting: str
+    cases: Mapping[str, Case]
+    compute: Callable[[Context], tuple[OsProposal, ...]]
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        keys = (e.source for case in self.cases.values() for e in case.evidence)
+        return tuple(dict.fromkeys(keys))

@@ -1,0 +1,107 @@
+"""The storage model: from the described array to random read/write IOPS and commits per second."""
+
+from dataclasses import dataclass
+
+from rules.devices import (
+    BBU_FSYNC_PER_S,
+    BBU_HDD_WRITE_FACTOR,
+    BBU_SOURCES,
+    CACHE_PROTECTS_WRITES,
+    FLASH,
+    HDD_BY_RPM,
+    RAID_SOURCES,
+    RAID_WRITE_PENALTY,
+    DeviceFacts,
+)
+from rules.enums import DEFAULT_HDD_RPM, Media, RaidLevel
+from rules.profile import Storage
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayCapability:
+    random_read_iops: float
+    random_write_iops: float
+    fsync_per_s: float
+    rotational: bool
+    measured: bool  # True when fio figures replaced the device model
+    summary: str  # one sentence a DBA can check, e.g. "8 x 15k rpm disks in RAID10 ..."
+    sources: tuple[str, ...]
+
+
+def device_facts(storage: Storage) -> DeviceFacts:
+    if storage.media is Media.HDD:
+        return HDD_BY_RPM[storage.rpm or DEFAULT_HDD_RPM]
+    return FLASH[storage.media]
+
+
+def array_capability(storage: Storage) -> ArrayCapability:
+    """Combine one device's facts with the RAID level, the device count and the controller cache."""
+    device = device_facts(storage)
+    count = storage.device_count
+    protected = CACHE_PROTECTS_WRITES[storage.controller_cache]
+    reads = device.random_read_iops * count
+    writes = device.random_write_iops * count / RAID_WRITE_PENALTY[storage.raid_level]
+    if protected and storage.media is Media.HDD:
+        writes *= BBU_HDD_WRITE_FACTOR
+    fsync = max(BBU_FSYNC_PER_S, device.fsync_per_s) if protected else device.fsync_per_s
+    sources = (
+        device.sources + (RAID_SOURCES if count > 1 else ()) + (BBU_SOURCES if protected else ())
+    )
+    measured = storage.measured_iops is not None
+    if storage.measured_iops is not None:
+        reads, writes = storage.measured_iops.random_read, storage.measured_iops.random_write
+    summary = _summary(storage, device, reads, writes, fsync, protected, measured)
+    return ArrayCapability(
+        reads,
+        writes,
+        fsync,
+        storage.media is Media.HDD,
+        measured,
+        summary,
+        tuple(dict.fromkeys(sources)),
+    )
+
+
+def describe_array(storage: Storage) -> str:
+    """'8 x 15k rpm disks in RAID10' / 'one NVMe device'."""
+    kind = {
+        Media.HDD: f"{_rpm_text(storage.rpm)} disk",
+        Media.SATA_SSD: "SATA SSD",
+        Media.NVME: "NVMe device",
+    }[storage.media]
+    if storage.device_count == 1:
+        return f"one {kind}"
+    level = (
+        "" if storage.raid_level is RaidLevel.NONE else f" in {storage.raid_level.value.upper()}"
+    )
+    return f"{storage.device_count} x {kind}s{level}"
+
+
+def _rpm_text(rpm: int | None) -> str:
+    rpm = rpm or DEFAULT_HDD_RPM
+    return f"{rpm // 1000}k rpm" if rpm % 1000 == 0 else f"{rpm} rpm"
+
+
+def _summary(
+    storage: Storage,
+    device: DeviceFacts,
+    reads: float,
+    writes: float,
+    fsync: float,
+    protected: bool,
+    measured: bool,
+) -> str:
+    array = describe_array(storage)
+    if measured:
+        basis = "as measured with fio"
+    else:
+        basis = f"from {device.note}"
+        if storage.device_count > 1:
+            basis += f", RAID write penalty {RAID_WRITE_PENALTY[storage.raid_level]:g}"
+        if protected and storage.media is Media.HDD:
+            basis += f", x{BBU_HDD_WRITE_FACTOR:g} for the battery-backed cache"
+    cache = " behind a battery-backed write cache" if protected else ""
+    return (
+        f"{array}{cache} sustain about {reads:,.0f} random reads/s, {writes:,.0f} random "
+        f"writes/s and {fsync:,.0f} commits/s ({basis})"
+    )

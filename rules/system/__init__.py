@@ -1,0 +1,1 @@
+"""Operating-system advice: the block-device settings InnoDB's IO depends on."""

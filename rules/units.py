@@ -1,0 +1,30 @@
+"""Byte units. Everything inside the engine is bytes; these helpers only format at the edges."""
+
+KIB = 1024
+MIB = 1024 * KIB
+GIB = 1024 * MIB
+TIB = 1024 * GIB
+
+_SUFFIXES = (("T", TIB), ("G", GIB), ("M", MIB), ("K", KIB))
+
+
+def bytes_for_config(value: int) -> str:
+    """The shortest exact my.cnf spelling: 8G, 1536M, or plain bytes when no suffix is exact."""
+    for suffix, size in _SUFFIXES:
+        if value >= size and value % size == 0:
+            return f"{value // size}{suffix}"
+    return str(value)
+
+
+def bytes_for_people(value: float) -> str:
+    """A rounded human figure for explanations: '12 GiB', '512 MiB'."""
+    for suffix, size in _SUFFIXES:
+        if value >= size:
+            amount = value / size
+            text = f"{amount:.0f}" if amount >= 10 or amount == int(amount) else f"{amount:.1f}"
+            return f"{text} {suffix}iB"
+    return f"{value:.0f} bytes"
+
+
+def round_down(value: int, step: int) -> int:
+    return (value // step) * step

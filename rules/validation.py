@@ -1,0 +1,278 @@
+"""Turn untrusted JSON into a `Profile`, collecting every field error at once."""
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from rules.current import CurrentParseError, parse_current
+from rules.enums import (
+    DEFAULT_HDD_RPM,
+    ControllerCache,
+    Durability,
+    Filesystem,
+    Flavor,
+    Media,
+    RaidLevel,
+    WorkloadKind,
+)
+from rules.errors import ProfileError
+from rules.profile import (
+    Current,
+    Hardware,
+    Kernel,
+    MeasuredIops,
+    Profile,
+    Server,
+    Storage,
+    Workload,
+)
+from rules.schema import (
+    CURRENT_FORMS,
+    FIELDS,
+    RAID_MIN_DEVICES,
+    RAID_NEEDS_EVEN,
+    FieldSpec,
+    Kind,
+)
+from rules.version import parse_version
+
+_SECTIONS = {
+    "": ("server", "hardware", "workload", "current"),
+    "server": ("flavor", "version"),
+    "hardware": ("ram_gb", "cpu_cores", "storage", "filesystem", "kernel"),
+    "hardware.storage": (
+        "media",
+        "rpm",
+        "device_count",
+        "raid_level",
+        "controller_cache",
+        "measured_iops",
+    ),
+    "hardware.storage.measured_iops": ("random_read", "random_write"),
+    "workload": ("kind", "data_size_gb", "concurrency", "durability", "recovery_target_minutes"),
+}
+_OPTIONAL_SECTIONS = {"current", "hardware.storage.measured_iops"}
+_KERNEL = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$")
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.errors: dict[str, list[str]] = {}
+
+    def add(self, path: str, message: str) -> None:
+        self.errors.setdefault(path, []).append(message)
+
+
+def parse_profile(raw: object) -> Profile:
+    """Validate `raw` (decoded JSON) against the contract; raise ProfileError naming every field."""
+    errors = _Collector()
+    if not isinstance(raw, Mapping):
+        raise ProfileError({"": ["the profile must be a JSON object"]})
+    sections = _check_sections(raw, errors)
+    values = {spec.path: _read_field(spec, sections, errors) for spec in FIELDS}
+    _check_cross_fields(values, sections, errors)
+    current = _read_current(raw.get("current"), errors)
+    if errors.errors:
+        raise ProfileError(errors.errors)
+    return _build(values, current)
+
+
+def _check_sections(raw: Mapping[str, Any], errors: _Collector) -> dict[str, Mapping[str, Any]]:
+    found: dict[str, Mapping[str, Any]] = {"": raw}
+    for path, keys in _SECTIONS.items():
+        parent, _, name = path.rpartition(".")
+        container = found.get(parent) if path else raw
+        if container is None:
+            continue
+        section = container.get(name) if path else container
+        if section is None and path:
+            if path not in _OPTIONAL_SECTIONS:
+                errors.add(path, "is required")
+            continue
+        if not isinstance(section, Mapping):
+            errors.add(path, "must be an object")
+            continue
+        found[path] = section
+        for key in section:
+            if key not in keys:
+                where = f"{path}.{key}" if path else str(key)
+                errors.add(where, "is not a known field; allowed: " + ", ".join(keys))
+    return found
+
+
+def _read_field(
+    spec: FieldSpec, sections: Mapping[str, Mapping[str, Any]], errors: _Collector
+) -> Any:
+    parent = spec.path.rpartition(".")[0]
+    section = sections.get(parent)
+    if section is None:
+        return None
+    value = section.get(spec.name)
+    if value is None:
+        if spec.required and not (spec.nullable and spec.name in section):
+            errors.add(spec.path, f"is required ({spec.describe_range()})")
+        return spec.default
+    return _coerce(spec, value, errors)
+
+
+def _coerce(spec: FieldSpec, value: Any, errors: _Collector) -> Any:
+    if spec.kind is Kind.TEXT:
+        if not isinstance(value, str) or not value.strip() or len(value) > spec.max_length:
+            errors.add(spec.path, f"must be text of 1 to {spec.max_length} characters")
+            return None
+        return value.strip()
+    if spec.kind is Kind.INTEGER and spec.choices:
+        return _coerce_rpm(spec, value, errors)
+    if spec.kind is Kind.CHOICE:
+        if not isinstance(value, str) or value not in spec.choices:
+            errors.add(spec.path, f"must be {spec.describe_range()}")
+            return None
+        return value
+    return _coerce_number(spec, value, errors)
+
+
+def _coerce_rpm(spec: FieldSpec, value: Any, errors: _Collector) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int) or str(value) not in spec.choices:
+        errors.add(spec.path, "must be one of " + ", ".join(spec.choices))
+        return None
+    return value
+
+
+def _coerce_number(spec: FieldSpec, value: Any, errors: _Collector) -> float | int | None:
+    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    if not is_number or not math.isfinite(value):
+        errors.add(spec.path, f"must be {spec.describe_range()}")
+        return None
+    if spec.kind is Kind.INTEGER and value != int(value):
+        errors.add(spec.path, f"must be {spec.describe_range()}")
+        return None
+    assert spec.minimum is not None
+    assert spec.maximum is not None
+    if not spec.minimum <= value <= spec.maximum:
+        errors.add(spec.path, f"must be {spec.describe_range()}; got {value}")
+        return None
+    return int(value) if spec.kind is Kind.INTEGER else float(value)
+
+
+def _check_cross_fields(
+    values: dict[str, Any], sections: Mapping[str, Mapping[str, Any]], errors: _Collector
+) -> None:
+    version = values.get("server.version")
+    if version is not None and parse_version(version) is None:
+        errors.add("server.version", "must be a release such as 8.0.36, 8.4 or 10.11")
+    kernel = values.get("hardware.kernel")
+    if kernel is not None and _KERNEL.match(kernel) is None:
+        errors.add("hardware.kernel", "must be a Linux release such as 5.15 or 4.18.0-513.el8")
+    media, count = values.get("hardware.storage.media"), values.get("hardware.storage.device_count")
+    level = values.get("hardware.storage.raid_level")
+    if media is not None and media != Media.HDD and values.get("hardware.storage.rpm") is not None:
+        errors.add("hardware.storage.rpm", "applies only to media hdd; leave it out for flash")
+    if level is not None and count is not None:
+        _check_raid(RaidLevel(level), count, errors)
+    iops = sections.get("hardware.storage.measured_iops")
+    if iops is not None:
+        for name in ("random_read", "random_write"):
+            if iops.get(name) is None:
+                errors.add(
+                    f"hardware.storage.measured_iops.{name}", "is required with measured_iops"
+                )
+
+
+def _check_raid(level: RaidLevel, count: int, errors: _Collector) -> None:
+    path = "hardware.storage.raid_level"
+    if level is RaidLevel.NONE and count != 1:
+        errors.add(path, f"none fits a single device; {count} devices need a RAID level")
+        return
+    need = RAID_MIN_DEVICES[level]
+    even = " even" if level in RAID_NEEDS_EVEN else ""
+    if count < need or (level in RAID_NEEDS_EVEN and count % 2):
+        errors.add(
+            path, f"{level.value} needs an{even} device count of at least {need}; got {count}"
+        )
+
+
+def _read_current(raw: Any, errors: _Collector) -> Current | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        return None  # already reported by _check_sections
+    forms = [key for key in CURRENT_FORMS if key in raw]
+    unknown = [key for key in raw if key not in (*CURRENT_FORMS, "os")]
+    for key in unknown:
+        errors.add(f"current.{key}", "is not a known field; allowed: " + ", ".join(CURRENT_FORMS))
+    if len(forms) != 1:
+        errors.add("current", "give exactly one of: " + ", ".join(CURRENT_FORMS))
+        return None
+    try:
+        return parse_current(raw)
+    except CurrentParseError as problem:
+        errors.add(f"current.{problem.field}", str(problem))
+        return None
+
+
+def _build(values: dict[str, Any], current: Current | None) -> Profile:
+    v = values
+    version_text = v["server.version"]
+    version = parse_version(version_text)
+    assert version is not None
+    media = Media(v["hardware.storage.media"])
+    rpm = v["hardware.storage.rpm"] if media is Media.HDD else None
+    if media is Media.HDD and rpm is None:
+        rpm = DEFAULT_HDD_RPM
+    read, write = (
+        v["hardware.storage.measured_iops.random_read"],
+        v["hardware.storage.measured_iops.random_write"],
+    )
+    storage = Storage(
+        media=media,
+        rpm=rpm,
+        device_count=v["hardware.storage.device_count"],
+        raid_level=RaidLevel(v["hardware.storage.raid_level"]),
+        controller_cache=ControllerCache(v["hardware.storage.controller_cache"]),
+        measured_iops=MeasuredIops(read, write) if read is not None else None,
+    )
+    kernel_text = v["hardware.kernel"]
+    kernel = None
+    if kernel_text is not None:
+        match = _KERNEL.match(kernel_text)
+        assert match is not None
+        kernel = Kernel(int(match.group(1)), int(match.group(2)), kernel_text)
+    filesystem = v["hardware.filesystem"]
+    hardware = Hardware(
+        ram_gb=v["hardware.ram_gb"],
+        cpu_cores=v["hardware.cpu_cores"],
+        storage=storage,
+        filesystem=Filesystem(filesystem) if filesystem is not None else None,
+        kernel=kernel,
+    )
+    recovery = v["workload.recovery_target_minutes"]
+    workload = Workload(
+        kind=WorkloadKind(v["workload.kind"]),
+        data_size_gb=v["workload.data_size_gb"],
+        concurrency=v["workload.concurrency"],
+        durability=Durability(v["workload.durability"]),
+        recovery_target_minutes=recovery,
+    )
+    server = Server(Flavor(v["server.flavor"]), version, version_text)
+    return Profile(server, hardware, workload, current, _echo(values, storage, current))
+
+
+def _echo(values: dict[str, Any], storage: Storage, current: Current | None) -> dict[str, object]:
+    """The normalised input in the contract's nesting, defaults filled in."""
+    echo: dict[str, Any] = {}
+    for path, value in values.items():
+        if path.startswith("hardware.storage.measured_iops"):
+            continue
+        node = echo
+        *parents, leaf = path.split(".")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    echo["hardware"]["storage"]["rpm"] = storage.rpm
+    iops = storage.measured_iops
+    echo["hardware"]["storage"]["measured_iops"] = (
+        {"random_read": iops.random_read, "random_write": iops.random_write} if iops else None
+    )
+    echo["current"] = None if current is None else {"origin": current.origin, **current.variables}
+    return echo

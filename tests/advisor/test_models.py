@@ -1,0 +1,58 @@
+import pytest
+from django.db import connection
+
+from advisor.models import Recommendation
+
+pytestmark = pytest.mark.django_db
+
+RESULT = {
+    "id": "7f3c0a",
+    "ruleset_version": "2026.1",
+    "calibration_version": "",
+    "settings": [
+        {"name": "innodb_io_capacity", "value": "1600", "dynamic": True, "effect": None},
+        {"name": "innodb_flush_method", "value": "O_DIRECT", "dynamic": False},
+        {"name": "innodb_buffer_pool_size", "value": "48G", "explanation": "≈ 75 % of RAM"},
+    ],
+    "estimate": {"recommended": {"unit": "NOTPM", "low": 5200, "high": 9100, "interval": 0.8}},
+    "warnings": [],
+}
+
+
+def make_recommendation(**fields):
+    values = {
+        "id": "7f3c0a" + "0" * 26,
+        "profile": {"server": {"flavor": "mysql", "version": "8.0.36"}},
+        "result": RESULT,
+        "ruleset_version": "2026.1",
+    }
+    return Recommendation.objects.create(**{**values, **fields})
+
+
+def test_the_suite_runs_on_postgresql():
+    assert connection.vendor == "postgresql", "run the suite with DATABASE_URL=postgres://..."
+
+
+def test_a_result_comes_back_equal_with_its_settings_in_order():
+    stored = make_recommendation()
+    loaded = Recommendation.objects.get(id=stored.id)
+    assert loaded.result == RESULT
+    assert [s["name"] for s in loaded.result["settings"]] == [
+        "innodb_io_capacity",
+        "innodb_flush_method",
+        "innodb_buffer_pool_size",
+    ]
+    assert loaded.profile == {"server": {"flavor": "mysql", "version": "8.0.36"}}
+    assert loaded.calibration_version == ""
+    assert loaded.created_at is not None
+
+
+def test_it_is_found_by_its_content_hash_id():
+    make_recommendation(id="a" * 32)
+    make_recommendation(id="b" * 32, ruleset_version="2026.2")
+    assert Recommendation.objects.get(id="b" * 32).ruleset_version == "2026.2"
+    assert not Recommendation.objects.filter(id="c" * 32).exists()
+
+
+def test_it_names_itself_by_id_and_ruleset():
+    assert str(make_recommendation(id="d" * 32)) == f"{'d' * 32} (rules 2026.1)"

@@ -1,0 +1,65 @@
+import json
+
+import pytest
+from django.db import OperationalError
+
+from advisor import views
+
+CLI_COMMAND = "python manage.py recommend profile.json --format mycnf"
+
+
+def test_healthz_reports_ok_when_the_database_answers(client, db):
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"status": "ok"}
+
+
+class BrokenConnection:
+    def cursor(self):
+        raise OperationalError("connection refused")
+
+
+def test_healthz_answers_503_with_a_message_when_the_database_is_down(client, monkeypatch):
+    monkeypatch.setattr(views, "connection", BrokenConnection())
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"status": "error", "message": "database unavailable"}
+
+
+def test_healthz_refuses_post(client):
+    assert client.post("/healthz").status_code == 405
+
+
+def test_index_shows_how_to_use_the_cli(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert [t.name for t in response.templates][:2] == ["advisor/index.html", "base.html"]
+    html = response.content.decode()
+    assert CLI_COMMAND in html
+    assert '<meta name="viewport"' in html
+    assert "/static/css/site.css" in html
+
+
+def test_index_loads_nothing_from_other_hosts(client):
+    html = client.get("/").content.decode()
+    assert "http://" not in html
+    assert "https://" not in html
+
+
+def test_index_example_profile_is_the_contract_example(client):
+    html = client.get("/").content.decode()
+    example = html.split("<pre><code>", 1)[1].split("</code></pre>", 1)[0]
+    profile = json.loads(example.replace("&quot;", '"'))
+    assert profile["server"] == {"flavor": "mysql", "version": "8.0.36"}
+    assert profile["hardware"]["storage"]["raid_level"] == "raid10"
+
+
+@pytest.mark.parametrize("path", ["/no-such-page/", "/r/unknown/"])
+def test_a_missing_page_gets_our_404_template(client, path):
+    response = client.get(path)
+    assert response.status_code == 404
+    assert "404.html" in [t.name for t in response.templates]
+    html = response.content.decode()
+    assert "Page not found" in html
+    assert path in html

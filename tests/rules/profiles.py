@@ -1,0 +1,69 @@
+"""Profile builders shared by the rule tests: the contract's example with overrides."""
+
+import copy
+from typing import Any
+
+from rules.profile import Profile
+from rules.validation import parse_profile
+
+EXAMPLE: dict[str, Any] = {
+    "server": {"flavor": "mysql", "version": "8.0.36"},
+    "hardware": {
+        "ram_gb": 64,
+        "cpu_cores": 16,
+        "storage": {
+            "media": "hdd",
+            "rpm": 15000,
+            "device_count": 8,
+            "raid_level": "raid10",
+            "controller_cache": "write_back_bbu",
+            "measured_iops": None,
+        },
+        "filesystem": "xfs",
+        "kernel": "5.15",
+    },
+    "workload": {
+        "kind": "oltp",
+        "data_size_gb": 200,
+        "concurrency": 64,
+        "durability": "full",
+        "recovery_target_minutes": None,
+    },
+    "current": None,
+}
+
+
+def raw_profile(**overrides: Any) -> dict[str, Any]:
+    """The example with dotted-path overrides: raw_profile(**{"hardware.ram_gb": 8})."""
+    raw = copy.deepcopy(EXAMPLE)
+    for path, value in overrides.items():
+        node = raw
+        *parents, leaf = path.split(".")
+        for part in parents:
+            node = node[part]
+        node[leaf] = value
+    return raw
+
+
+def profile(**overrides: Any) -> Profile:
+    return parse_profile(raw_profile(**overrides))
+
+
+def hdd(count: int, level: str, *, rpm: int = 7200, cache: str = "none") -> dict[str, Any]:
+    return {
+        "hardware.storage.media": "hdd",
+        "hardware.storage.rpm": rpm,
+        "hardware.storage.device_count": count,
+        "hardware.storage.raid_level": level,
+        "hardware.storage.controller_cache": cache,
+    }
+
+
+def flash(media: str, count: int = 1, level: str = "none") -> dict[str, Any]:
+    return {
+        "hardware.storage.media": media,
+        "hardware.storage.rpm": None,
+        "hardware.storage.device_count": count,
+        "hardware.storage.raid_level": level,
+        "hardware.storage.controller_cache": "none",
+    }

@@ -1,0 +1,56 @@
+import pytest
+
+from rules.storage import array_capability
+from tests.rules.profiles import flash, hdd, profile
+
+
+def capability(**overrides):
+    return array_capability(profile(**overrides).hardware.storage)
+
+
+@pytest.mark.parametrize(
+    ("storage", "reads", "writes"),
+    [
+        (hdd(1, "none"), 100, 100),
+        (hdd(2, "raid0"), 200, 200),
+        (hdd(4, "raid10"), 400, 200),  # mirrors halve writes, not reads
+        (hdd(2, "raid1", rpm=15000), 400, 200),
+        (hdd(6, "raid5"), 600, 150),  # 4 IOs per logical write
+        (hdd(6, "raid6"), 600, 100),  # 6 IOs per logical write
+        (hdd(4, "raid10", rpm=15000, cache="write_back_bbu"), 800, 720),  # x1.8 behind the BBU
+        (flash("nvme"), 200_000, 100_000),
+        (flash("sata_ssd", 2, "raid1"), 20_000, 4_000),
+    ],
+)
+def test_it_combines_devices_raid_and_cache_into_array_iops(storage, reads, writes) -> None:
+    cap = capability(**storage)
+    assert (cap.random_read_iops, cap.random_write_iops) == (reads, writes)
+
+
+@pytest.mark.parametrize(("rpm", "fsyncs"), [(5400, 90), (7200, 120), (10000, 166), (15000, 250)])
+def test_it_limits_uncached_commits_to_one_per_rotation(rpm, fsyncs) -> None:
+    assert capability(**hdd(1, "none", rpm=rpm)).fsync_per_s == fsyncs
+
+
+def test_a_battery_backed_cache_answers_fsyncs_from_memory() -> None:
+    assert capability(**hdd(4, "raid10", cache="write_back_bbu")).fsync_per_s == 5000
+
+
+@pytest.mark.parametrize("cache", ["write_through", "write_back", "none"])
+def test_an_unprotected_cache_counts_as_none(cache) -> None:
+    cap = capability(**hdd(4, "raid10", cache=cache))
+    assert (cap.random_write_iops, cap.fsync_per_s) == (200, 120)
+
+
+def test_measured_iops_replace_the_device_model() -> None:
+    cap = capability(
+        **flash("sata_ssd"),
+        **{"hardware.storage.measured_iops": {"random_read": 1234, "random_write": 567}},
+    )
+    assert (cap.random_read_iops, cap.random_write_iops, cap.measured) == (1234, 567, True)
+    assert "fio" in cap.summary
+
+
+def test_it_summarises_the_array_in_words() -> None:
+    summary = capability(**hdd(8, "raid10", rpm=15000, cache="write_back_bbu")).summary
+    assert summary.startswith("8 x 15k rpm disks in RAID10 behind a battery-backed write cache")

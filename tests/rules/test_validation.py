@@ -1,0 +1,174 @@
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules.enums import ControllerCache, Media, RaidLevel
+from rules.errors import ProfileError
+from rules.validation import parse_profile
+from tests.rules.profiles import EXAMPLE, raw_profile
+
+
+def errors_of(raw: object) -> dict[str, list[str]]:
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(raw)
+    return caught.value.errors
+
+
+def test_it_accepts_the_contract_example() -> None:
+    profile = parse_profile(EXAMPLE)
+    assert profile.hardware.storage.media is Media.HDD
+    assert profile.hardware.storage.raid_level is RaidLevel.RAID10
+    assert profile.hardware.storage.controller_cache is ControllerCache.WRITE_BACK_BBU
+    assert profile.server.version.key() == (8, 0, 36)
+    assert profile.raw["hardware"]["storage"]["rpm"] == 15000
+
+
+@pytest.mark.parametrize(
+    ("overrides", "path", "fragment"),
+    [
+        ({"hardware.ram_gb": "lots"}, "hardware.ram_gb", "from 0.5 to 16384"),
+        ({"hardware.ram_gb": 0.1}, "hardware.ram_gb", "from 0.5 to 16384"),
+        ({"hardware.ram_gb": True}, "hardware.ram_gb", "a number"),
+        ({"hardware.cpu_cores": 2.5}, "hardware.cpu_cores", "whole number from 1 to 1024"),
+        ({"hardware.cpu_cores": 0}, "hardware.cpu_cores", "from 1 to 1024"),
+        ({"hardware.storage.device_count": 129}, "hardware.storage.device_count", "1 to 128"),
+        ({"hardware.storage.rpm": 9000}, "hardware.storage.rpm", "5400, 7200, 10000, 15000"),
+        ({"hardware.storage.media": "tape"}, "hardware.storage.media", "hdd, sata_ssd, nvme"),
+        ({"server.flavor": "oracle"}, "server.flavor", "mysql, percona, mariadb"),
+        ({"server.version": "eight"}, "server.version", "such as 8.0.36"),
+        ({"workload.kind": "olap"}, "workload.kind", "oltp, read_write"),
+        ({"workload.data_size_gb": 0}, "workload.data_size_gb", "0.001 to 1048576"),
+        ({"workload.concurrency": 100_001}, "workload.concurrency", "1 to 100000"),
+        ({"workload.durability": "maybe"}, "workload.durability", "full, relaxed"),
+        ({"workload.recovery_target_minutes": 0}, "workload.recovery_target_minutes", "0.5"),
+        ({"hardware.kernel": "linux"}, "hardware.kernel", "5.15"),
+        ({"hardware.filesystem": "zfs"}, "hardware.filesystem", "xfs, ext4, other"),
+    ],
+)
+def test_it_names_the_field_and_its_allowed_range(overrides, path, fragment) -> None:
+    errors = errors_of(raw_profile(**overrides))
+    assert path in errors
+    assert any(fragment in message for message in errors[path])
+
+
+@pytest.mark.parametrize(
+    ("level", "count", "ok"),
+    [
+        ("raid10", 3, False),
+        ("raid10", 4, True),
+        ("raid1", 2, True),
+        ("raid1", 1, False),
+        ("raid5", 2, False),
+        ("raid5", 3, True),
+        ("raid6", 3, False),
+        ("raid6", 4, True),
+        ("none", 1, True),
+        ("none", 2, False),
+        ("raid0", 1, True),
+        ("raid0", 10, True),
+    ],
+)
+def test_it_checks_that_the_raid_level_fits_the_device_count(level, count, ok) -> None:
+    raw = raw_profile(
+        **{"hardware.storage.raid_level": level, "hardware.storage.device_count": count}
+    )
+    if ok:
+        assert parse_profile(raw).hardware.storage.device_count == count
+    else:
+        assert "hardware.storage.raid_level" in errors_of(raw)
+
+
+def test_it_reports_several_errors_at_once() -> None:
+    errors = errors_of(
+        raw_profile(**{"hardware.ram_gb": -1, "server.flavor": "db2", "workload.kind": None})
+    )
+    assert {"hardware.ram_gb", "server.flavor", "workload.kind"} <= set(errors)
+
+
+def test_it_rejects_rpm_on_flash() -> None:
+    raw = raw_profile(
+        **{
+            "hardware.storage.media": "nvme",
+            "hardware.storage.rpm": 7200,
+            "hardware.storage.controller_cache": "none",
+        }
+    )
+    assert "hardware.storage.rpm" in errors_of(raw)
+
+
+def test_it_defaults_rpm_to_7200_for_disks() -> None:
+    raw = raw_profile(**{"hardware.storage.rpm": None})
+    assert parse_profile(raw).hardware.storage.rpm == 7200
+
+
+def test_it_rejects_unknown_fields_by_path() -> None:
+    raw = raw_profile()
+    raw["hardware"]["ram_gib"] = 3
+    assert "hardware.ram_gib" in errors_of(raw)
+
+
+@pytest.mark.parametrize("raw", [None, [], "profile", 3, {"server": "mysql"}])
+def test_it_rejects_shapes_that_are_not_objects(raw) -> None:
+    assert errors_of(raw)
+
+
+def test_it_requires_both_measured_iops_figures() -> None:
+    raw = raw_profile(**{"hardware.storage.measured_iops": {"random_read": 5000}})
+    assert "hardware.storage.measured_iops.random_write" in errors_of(raw)
+
+
+def test_it_treats_a_percona_suffix_as_the_release() -> None:
+    profile = parse_profile(
+        raw_profile(**{"server.flavor": "percona", "server.version": "8.0.36-28"})
+    )
+    assert profile.server.version.key() == (8, 0, 36)
+
+
+def test_it_reads_the_kernel_generation() -> None:
+    old = parse_profile(raw_profile(**{"hardware.kernel": "4.18.0-513.el8"}))
+    assert old.hardware.kernel is not None
+    assert not old.hardware.kernel.has_blk_mq_schedulers
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+def _errors(raw: object) -> dict[str, list[str]] | None:
+    """The field errors, or None when the profile is valid; anything else propagates."""
+    try:
+        parse_profile(raw)
+    except ProfileError as problem:
+        return problem.errors
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES)
+def test_random_json_gives_a_profile_or_field_errors_never_a_crash(raw) -> None:
+    errors = _errors(raw)
+    assert errors is None or all(isinstance(m, list) and m for m in errors.values())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(max_size=2000) | st.binary(max_size=500).map(lambda b: b.decode("latin-1")),
+    st.sampled_from(["mycnf", "show_variables"]),
+)
+def test_random_text_as_current_gives_a_result_or_a_field_error(text, form) -> None:
+    errors = _errors(raw_profile(current={form: text}))
+    assert errors is None or set(errors) <= {"current", f"current.{form}"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(sorted(EXAMPLE["workload"])), JSON_VALUES, max_size=5))
+def test_random_workload_values_never_crash(workload) -> None:
+    raw = raw_profile()
+    raw["workload"].update(workload)
+    errors = _errors(raw)
+    assert errors is None or all(path.startswith("workload") for path in errors)
