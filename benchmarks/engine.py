@@ -1,0 +1,57 @@
+"""Recommendations per second of the engine on one core: validation plus every rule.
+
+Run with `make bench`. Prints one line per scenario and exits 0; it measures, it asserts nothing.
+The process is pinned to one CPU where the OS allows it, so the figure is per core.
+"""
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules.engine import recommend  # noqa: E402
+from rules.render.mycnf import render_mycnf  # noqa: E402
+from rules.validation import parse_profile  # noqa: E402
+from tests.rules.profiles import raw_profile  # noqa: E402
+
+ROUNDS = 5
+PER_ROUND = 2000
+SCENARIOS = {
+    "contract example (mysql 8.0, 8 x 15k RAID10 BBU)": raw_profile(),
+    "mariadb 11.4 on NVMe": raw_profile(**{
+        "server.flavor": "mariadb", "server.version": "11.4",
+        "hardware.storage": {"media": "nvme", "device_count": 4, "raid_level": "raid10"},
+    }),
+    "with a pasted my.cnf": raw_profile(current={
+        "mycnf": "[mysqld]\ninnodb_io_capacity=200\ninnodb_buffer_pool_size=8G\n"}),
+}
+
+
+def per_second(raw: dict[str, object], *, render: bool) -> float:
+    rates = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        for _ in range(PER_ROUND):
+            result = recommend(parse_profile(raw))
+            if render:
+                render_mycnf(result)
+        rates.append(PER_ROUND / (time.perf_counter() - start))
+    return statistics.median(rates)
+
+
+def main() -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    recommend(parse_profile(raw_profile()))  # warm the catalog cache
+    print(f"engine benchmark: median of {ROUNDS} rounds x {PER_ROUND}, one core")
+    for name, raw in SCENARIOS.items():
+        plain = per_second(raw, render=False)
+        rendered = per_second(raw, render=True)
+        print(f"  {name}: {plain:,.0f} recommendations/s; {rendered:,.0f}/s with my.cnf")
+
+
+if __name__ == "__main__":
+    main()
