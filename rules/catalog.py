@@ -22,8 +22,6 @@ Choosing the row that answers for a release (`catalog_for`):
 import functools
 import json
 import math
-import re
-import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -36,7 +34,7 @@ Number = int | float
 Key = tuple[int, int, int]
 
 _LAST_PATCH = 1 << 30  # `until` "8.0" = the series' last release
-_NUMERIC_TYPES = frozenset({"int", "bytes", "float"})
+NUMERIC_TYPES = frozenset({"int", "bytes", "float"})
 UNVERIFIED = "unverified"
 
 CATALOG_SERIES: dict[Flavor, tuple[str, ...]] = {
@@ -220,7 +218,7 @@ class ServerCatalog:
         Raises KeyError for a variable absent from this release, TypeError for a non-numeric one.
         """
         spec = self._specs[name]
-        if spec.type not in _NUMERIC_TYPES:
+        if spec.type not in NUMERIC_TYPES:
             raise TypeError(f"{name} is not numeric ({spec.type})")
         result: Number = math.floor(value) if spec.type != "float" else value
         if spec.block_size:
@@ -245,7 +243,7 @@ class ServerCatalog:
             return isinstance(value, str) and value.casefold() in allowed
         if spec.type == "string":
             return isinstance(value, str)
-        number = _number(value)
+        number = as_number(value)
         if number is None or (spec.type != "float" and number != int(number)):
             return False
         if spec.values and str(int(number)) not in spec.values:
@@ -254,7 +252,8 @@ class ServerCatalog:
         return low_ok and (spec.maximum is None or number <= spec.maximum)
 
 
-def _number(value: Number | str) -> Number | None:
+def as_number(value: Number | str) -> Number | None:
+    """A catalog or server-printed value as a number, None when it is not one."""
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
@@ -279,109 +278,8 @@ def all_rows() -> tuple[VariableSpec, ...]:
     return tuple(row.spec for row in _data().rows if row.exists)
 
 
-# --- checking the MariaDB rows against a real mariadbd --------------------------------------
-
-_HELP_VERSION = re.compile(r"Ver\s+(\d+\.\d+\.\d+)")
-_HELP_OPTION = re.compile(r"^  --([a-z0-9-]+)")
-_HELP_VALUE = re.compile(r"^(\S+)\s*(.*?)\s*$")
-_PARENS = re.compile(r"\([^()]*\)")
-
-
-@dataclass(frozen=True, slots=True)
-class ServerHelp:
-    """What `mariadbd --verbose --help` prints: the release, each variable's value, enum lists."""
-
-    version: ServerVersion
-    values: Mapping[str, str]  # variable name (underscores) -> printed value
-    choices: Mapping[str, tuple[str, ...]]  # variable name -> "One of: ..." values
-
-
-@dataclass(frozen=True, slots=True)
-class Disagreement:
-    name: str
-    field: str  # exists | default | values
-    catalog: str
-    server: str
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.field} catalog={self.catalog} server={self.server}"
-
-
-def parse_mariadbd_help(text: str) -> ServerHelp:
-    match = _HELP_VERSION.search(text)
-    version = parse_version(match.group(1)) if match else None
-    if version is None:
-        raise ValueError("no 'Ver X.Y.Z' line in the mariadbd help output")
-    lines = text.splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith("Variables (--")), None)
-    if start is None:
-        raise ValueError("no variables table in the mariadbd help output (need --verbose)")
-    values: dict[str, str] = {}
-    for line in lines[start + 2 :]:
-        found = _HELP_VALUE.match(line)
-        if found is None:  # the blank line that ends the table
-            break
-        values[found.group(1).replace("-", "_")] = found.group(2)
-    described: dict[str, list[str]] = {}
-    current: list[str] = []
-    for line in lines[:start]:
-        option = _HELP_OPTION.match(line)
-        if option is not None:
-            current = described.setdefault(option.group(1).replace("-", "_"), [])
-            line = line[option.end() :]
-        current.append(line.strip())
-    choices: dict[str, tuple[str, ...]] = {}
-    for name, parts in described.items():
-        text_ = _PARENS.sub("", " ".join(parts))
-        if "One of:" in text_:
-            items = text_.split("One of:", 1)[1].split(",")
-            choices[name] = tuple(item.split()[0].rstrip(".") for item in items if item.split())
-    return ServerHelp(version, values, choices)
-
-
-def read_mariadbd_help(binary: str = "mariadbd") -> ServerHelp:
-    """Run `mariadbd --no-defaults --verbose --help` (no server is started) and parse it."""
-    completed = subprocess.run(
-        [binary, "--no-defaults", "--verbose", "--help"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
+def variable_names(flavor: Flavor) -> tuple[str, ...]:
+    """Every variable the catalog has rows for under this flavor (existing or not), sorted."""
+    return tuple(
+        sorted({name for name, row_flavor in _data().by_name if row_flavor == flavor.value})
     )
-    return parse_mariadbd_help(completed.stdout)
-
-
-def _server_default(printed: str, spec: VariableSpec) -> str:
-    if spec.type == "bool":
-        return {"TRUE": "ON", "FALSE": "OFF"}.get(printed.upper(), printed.upper())
-    return printed
-
-
-def _same_default(spec: VariableSpec, printed: str) -> bool:
-    if spec.type in _NUMERIC_TYPES:
-        number = _number(printed)
-        return number is not None and number == spec.default
-    server = _server_default(printed, spec)
-    return str(spec.default).casefold() == server.casefold()
-
-
-def compare_with_mariadbd(server: ServerHelp) -> list[Disagreement]:
-    """Every MariaDB catalog variable, resolved for the server's release, against the server:
-    existence, the printed default (computed defaults are skipped) and the enum value list."""
-    catalog = catalog_for(Flavor.MARIADB, server.version)
-    names = sorted({name for name, flavor in _data().by_name if flavor == Flavor.MARIADB.value})
-    found: list[Disagreement] = []
-    for name in names:
-        spec = catalog.get(name)
-        printed = server.values.get(name)
-        if spec is None or printed is None:
-            if (spec is None) != (printed is None):
-                shown = "absent" if printed is None else "present"
-                found.append(Disagreement(name, "exists", str(spec is not None), shown))
-            continue
-        if spec.default is not None and not _same_default(spec, printed):
-            found.append(Disagreement(name, "default", str(spec.default), printed))
-        listed = server.choices.get(name)
-        if spec.type == "enum" and listed is not None and set(listed) != set(spec.values):
-            found.append(Disagreement(name, "values", ",".join(spec.values), ",".join(listed)))
-    return found

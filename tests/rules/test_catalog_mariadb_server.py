@@ -10,7 +10,8 @@ from importlib import resources
 
 import pytest
 
-from rules.catalog import ServerHelp, catalog_for, compare_with_mariadbd, read_mariadbd_help
+from rules.catalog import catalog_for
+from rules.catalog_check import ServerHelp, compare_with_mariadbd, read_mariadbd_help
 from rules.enums import Flavor
 from rules.version import parse_version
 
