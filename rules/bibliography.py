@@ -15,7 +15,9 @@ from importlib import resources
 
 __all__ = ["KINDS", "Source", "all_sources", "has_source", "source"]
 
-KINDS = frozenset({"article", "manual", "book", "worklog", "bug-report", "benchmark-repo", "forum"})
+KINDS = frozenset(
+    {"assumption", "article", "manual", "book", "worklog", "bug-report", "benchmark-repo", "forum"}
+)
 
 _DATA_FILE = "sources.json"
 _KEY_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

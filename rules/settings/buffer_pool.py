@@ -84,6 +84,10 @@ _EVIDENCE = (
         "On one SATA SSD, tpcc went from 1,932 to 39,469 NOTPM as "
         "the pool grew from 5 to 115 GB: cache fit dominates IO-bound throughput.",
     ),
+    Evidence(
+        "advisor-engineering-judgement",
+        "Outside the pool stay 512 MiB plus 5% of RAM for the OS and about 2 MiB per connection.",
+    ),
 )
 _EXPLAIN = (
     "The buffer pool caches data and index pages; every page it holds is a read the disks do not "

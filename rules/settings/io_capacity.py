@@ -1,9 +1,10 @@
 """innodb_io_capacity and innodb_io_capacity_max: the IO budget of background flushing."""
 
-from rules.enums import Media, WorkloadKind
+from rules.enums import Media
 from rules.numbers import clamp, round_readable
 from rules.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
+from rules.workload import WRITE_INTENSITY
 
 # Share of the array's random-write rate given to background flushing, by media.
 # HDD: experts set about the whole write rate (callaghan-2009-2disk: 250 on two SATA disks;
@@ -12,14 +13,6 @@ from rules.rule import Case, Context, Proposal, Rule
 # (percona-2016-tpcc-samsung, percona-2026-bp-sweep); 8192 on ~150k-IOPS flash
 # (callaghan-2013-odirect-no-fsync).
 WRITE_SHARE: dict[Media, float] = {Media.HDD: 1.0, Media.SATA_SSD: 0.5, Media.NVME: 0.1}
-# A read-mostly server has little to flush; keep io_capacity low (mysql-manual-io-capacity).
-WORKLOAD_FACTOR: dict[WorkloadKind, float] = {
-    WorkloadKind.OLTP: 1.0,
-    WorkloadKind.READ_WRITE: 1.0,
-    WorkloadKind.UPDATE_HEAVY: 1.0,
-    WorkloadKind.BULK_INSERT: 1.0,
-    WorkloadKind.READ_MOSTLY: 0.5,
-}
 CEILING_IOPS = 20_000  # mysql-manual-io-capacity: above 20000 is rarely useful
 FLOOR_IOPS = 100  # catalog minimum; ~100 suits one 7200 rpm disk (mysql-manual-io-capacity)
 MAX_TO_CAPACITY = 2  # 8.4's io_capacity_max default is 2 x io_capacity (mysql-manual-8-4-defaults)
@@ -27,7 +20,7 @@ MAX_TO_CAPACITY = 2  # 8.4's io_capacity_max default is 2 x io_capacity (mysql-m
 
 def compute_capacity(ctx: Context) -> tuple[Proposal, ...]:
     storage = ctx.profile.hardware.storage
-    share = WRITE_SHARE[storage.media] * WORKLOAD_FACTOR[ctx.profile.workload.kind]
+    share = WRITE_SHARE[storage.media] * WRITE_INTENSITY[ctx.profile.workload.kind]
     raw = ctx.capability.random_write_iops * share
     value = int(clamp(round_readable(raw), FLOOR_IOPS, CEILING_IOPS))
     case = "ceiling" if raw > CEILING_IOPS else ("hdd" if storage.media is Media.HDD else "flash")

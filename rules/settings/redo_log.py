@@ -1,9 +1,10 @@
 """Redo log size: fewer checkpoint writes when larger, longer crash recovery as the price."""
 
-from rules.enums import Media, WorkloadKind
+from rules.enums import Media
 from rules.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
 from rules.units import GIB, MIB, bytes_for_people, round_down
+from rules.workload import WRITE_INTENSITY
 
 # Baseline from the buffer pool, as innodb_dedicated_server does from 8.0.30
 # (mysql-manual-dedicated-server): pool < 8 GiB: 512 MiB per GiB of pool;
@@ -14,14 +15,6 @@ LARGE_POOL_SHARE = 0.75
 BASELINE_CAP_BYTES = 128 * GIB
 # Larger logs help most on slow storage (callaghan-2017-redo-log): double it on spinning disks.
 ROTATIONAL_FACTOR = 2.0
-# A read-mostly server writes little redo: half the baseline (advisor-engineering-judgement).
-WORKLOAD_FACTOR: dict[WorkloadKind, float] = {
-    WorkloadKind.OLTP: 1.0,
-    WorkloadKind.READ_WRITE: 1.0,
-    WorkloadKind.UPDATE_HEAVY: 1.0,
-    WorkloadKind.BULK_INSERT: 1.0,
-    WorkloadKind.READ_MOSTLY: 0.5,
-}
 # Crash recovery: about 5 minutes per GB of log (percona-log-file-size-recovery), measured on the
 # disk arrays of its day; we take those as ~1,000 random reads/s and let faster storage apply
 # redo proportionally faster, at most 10x (advisor-engineering-judgement: apply turns CPU-bound).
@@ -52,7 +45,7 @@ def baseline_bytes(pool_bytes: int) -> float:
 def compute(ctx: Context) -> tuple[Proposal, ...]:
     pool = int(ctx.decided["innodb_buffer_pool_size"])
     rotational = ctx.profile.hardware.storage.media is Media.HDD
-    wanted = baseline_bytes(pool) * WORKLOAD_FACTOR[ctx.profile.workload.kind]
+    wanted = baseline_bytes(pool) * WRITE_INTENSITY[ctx.profile.workload.kind]
     wanted *= ROTATIONAL_FACTOR if rotational else 1.0
     total = max(FLOOR_BYTES, round_down(int(wanted), STEP_BYTES))
     reads = ctx.capability.random_read_iops
@@ -122,6 +115,10 @@ _EVIDENCE = (
         "Crash recovery took roughly 5 minutes per GB of log, with about 10x variance.",
     ),
 )
+_EV_JUDGEMENT = Evidence(
+    "advisor-engineering-judgement",
+    "With no recovery target given, the log is kept to about 30 minutes of worst-case replay.",
+)
 RULE = Rule(
     id="redo-log-size-from-pool-and-recovery",
     setting="innodb_redo_log_capacity",
@@ -140,7 +137,7 @@ RULE = Rule(
             _WHAT + "The sizing for a {pool} pool would give a larger log, "
             "but replaying it could take over {target} minutes here, so "
             "{total}{files}. Give a recovery target to choose otherwise.",
-            _EVIDENCE,
+            (*_EVIDENCE, _EV_JUDGEMENT),
         ),
         "recovery": Case(
             "{total}: as large as a {target}-minute recovery target allows",
