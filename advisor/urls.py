@@ -1,10 +1,13 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from advisor import views
 
 urlpatterns = [
-    path("", views.index, name="index"),
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("advisor.api.urls")),
+    path("calibration/", include("advisor.calibration_ui.urls")),
+    path("", include("advisor.wizard.urls")),
+    path("", views.index, name="index"),
 ]

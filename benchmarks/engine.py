@@ -12,21 +12,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.engine import recommend  # noqa: E402
-from rules.render.mycnf import render_mycnf  # noqa: E402
-from rules.validation import parse_profile  # noqa: E402
-from tests.rules.profiles import raw_profile  # noqa: E402
+from rules.engine import recommend
+from rules.render.mycnf import render_mycnf
+from rules.validation import parse_profile
+from tests.rules.profiles import raw_profile
 
 ROUNDS = 5
 PER_ROUND = 2000
 SCENARIOS = {
     "contract example (mysql 8.0, 8 x 15k RAID10 BBU)": raw_profile(),
-    "mariadb 11.4 on NVMe": raw_profile(**{
-        "server.flavor": "mariadb", "server.version": "11.4",
-        "hardware.storage": {"media": "nvme", "device_count": 4, "raid_level": "raid10"},
-    }),
-    "with a pasted my.cnf": raw_profile(current={
-        "mycnf": "[mysqld]\ninnodb_io_capacity=200\ninnodb_buffer_pool_size=8G\n"}),
+    "mariadb 11.4 on NVMe": raw_profile(
+        **{
+            "server.flavor": "mariadb",
+            "server.version": "11.4",
+            "hardware.storage": {"media": "nvme", "device_count": 4, "raid_level": "raid10"},
+        }
+    ),
+    "with a pasted my.cnf": raw_profile(
+        current={"mycnf": "[mysqld]\ninnodb_io_capacity=200\ninnodb_buffer_pool_size=8G\n"}
+    ),
 }
 
 

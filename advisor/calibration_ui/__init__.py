@@ -1,0 +1,1 @@
+"""The calibration page: the data, the fit and its honesty, server-rendered."""

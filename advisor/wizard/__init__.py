@@ -1,0 +1,1 @@
+"""The browser wizard: steps, result page, what-if comparison, sources page."""
