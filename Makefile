@@ -35,10 +35,15 @@ run: venv
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # System packages the tests boot for real, installed from Debian's archive when missing.
+SYSTEM_PACKAGES := mariadbd:mariadb-server mariadb-install-db:mariadb-server chromium:chromium
 system-deps:
-	@if ! command -v mariadbd >/dev/null || ! command -v mariadb-install-db >/dev/null; then \
-	  echo "MariaDB server is missing: installing mariadb-server"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mariadb-server; \
+	@missing=""; \
+	for pair in $(SYSTEM_PACKAGES); do \
+	  command -v "$${pair%%:*}" >/dev/null || missing="$$missing $${pair#*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing missing system packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
 # Start PostgreSQL and Redis when they are down (commands from env/machines/python-svc.md),

@@ -6,15 +6,23 @@ Functions are named `<noun>_<verb>` and take keyword-only arguments (HackSoftwar
 from django.db import transaction
 
 from advisor.models import Recommendation
+from calibration.artifact import load_latest
+from calibration.estimator import CalibratedEstimator
 from rules.engine import recommend
 from rules.profile import Profile
 from rules.render.jsonout import result_from_dict, result_to_dict
 from rules.result import Result
 
 
+def estimator_current() -> CalibratedEstimator | None:
+    """The estimator of the newest calibration artifact, or None before the first fit."""
+    calibration = load_latest()
+    return CalibratedEstimator(calibration) if calibration is not None else None
+
+
 def recommendation_compute(*, profile: Profile) -> Result:
     """Compute a result without storing it."""
-    return recommend(profile)
+    return recommend(profile, estimator=estimator_current())
 
 
 def recommendation_create(*, profile: Profile) -> Result:

@@ -6,6 +6,7 @@ import json
 from rules.catalog import ServerCatalog, catalog_for
 from rules.currentvalues import change_between, current_value
 from rules.enums import ControllerCache
+from rules.estimation import with_estimates
 from rules.estimator import Estimator
 from rules.profile import Profile
 from rules.registry import OS_RULES, SETTING_RULES
@@ -39,9 +40,10 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
     if refused:
         warnings.append(refused)
     calibration = estimator.calibration_version if estimator is not None else None
-    estimate = (
-        Estimates(estimator.estimate(profile, ctx.decided)) if estimator is not None else None
-    )
+    estimate: Estimates | None = None
+    if estimator is not None:
+        estimate, settled = with_estimates(profile, settings, os_items, ctx.catalog, estimator)
+        settings = list(settled)
     return Result(
         id=_result_id(profile, calibration),
         ruleset_version=RULESET_VERSION,

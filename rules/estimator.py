@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from rules.profile import Profile
-from rules.result import Estimate
+from rules.result import Effect, Estimate
 
 ConfigValue = int | float | str
 
@@ -18,4 +18,13 @@ class Estimator(Protocol):
 
     def estimate(self, profile: Profile, config: Mapping[str, ConfigValue]) -> Estimate:
         """80% prediction interval of the workload's reference benchmark under `config`."""
+        ...
+
+    def effects(
+        self,
+        profile: Profile,
+        baseline: Mapping[str, ConfigValue],
+        changes: Mapping[str, ConfigValue],
+    ) -> dict[str, Effect]:
+        """Throughput change, as a range, of applying each of `changes` alone to `baseline`."""
         ...

@@ -1,0 +1,188 @@
+"""One calibration run: fit, leave-one-source-out scoring, intervals, and the report."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from calibration.features import KINDS, as_arrays, situation_of_point
+from calibration.fit import (
+    INTERVAL,
+    RIDGE,
+    Fit,
+    conformal_bounds,
+    fit_points,
+    source_weights_equal,
+)
+from calibration.model import LAYOUT, predict_log
+from calibration.points import Point, used_points
+
+UNITS = {
+    "oltp": "NOTPM",
+    "read_write": "transactions/s",
+    "update_heavy": "transactions/s",
+    "bulk_insert": "rows/s",
+    "read_mostly": "queries/s",
+}
+# Kinds with at least this many points get their own interval (Mondrian conformal); the rest
+# share one built from all residuals.
+OWN_INTERVAL_MIN_POINTS = 25
+DOMAIN_COLUMNS = ("read_iops", "write_iops", "pool_to_data", "cores", "concurrency")
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    version: str
+    params: list[float]
+    loso_params: dict[str, list[float]]
+    bounds: dict[str, tuple[float, float]]  # interval group -> (low, high) log offsets
+    domain: dict[str, dict[str, tuple[float, float]]]  # kind -> column -> (min, max)
+    report: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "params": self.params,
+            "loso_params": self.loso_params,
+            "bounds": {k: list(v) for k, v in self.bounds.items()},
+            "domain": {
+                kind: {c: list(r) for c, r in cols.items()} for kind, cols in self.domain.items()
+            },
+            "report": self.report,
+            "layout": list(LAYOUT.names),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Calibration":
+        if data.get("layout") != list(LAYOUT.names):
+            raise ValueError("calibration artifact was fitted with another model layout")
+        return cls(
+            version=data["version"],
+            params=data["params"],
+            loso_params=data["loso_params"],
+            bounds={k: (v[0], v[1]) for k, v in data["bounds"].items()},
+            domain={
+                kind: {c: (r[0], r[1]) for c, r in cols.items()}
+                for kind, cols in data["domain"].items()
+            },
+            report=data["report"],
+        )
+
+
+def interval_group(kind: str, counts: dict[str, int]) -> str:
+    return kind if counts.get(kind, 0) >= OWN_INTERVAL_MIN_POINTS else "pooled"
+
+
+def run_calibration(points: Sequence[Point], *, version: str) -> Calibration:
+    used = used_points(points)
+    fit = fit_points(used)
+    counts = {kind: sum(p.kind == kind for p in used) for kind in KINDS}
+    groups = [interval_group(p.kind, counts) for p in used]
+    bounds = _bounds(fit.residuals, groups, fit.sources)
+    covered, lows, highs = _loso_coverage(fit, groups)
+    widths = np.exp(highs - lows)
+    report = {
+        "version": version,
+        "points": len(used),
+        "sources": len(set(fit.sources)),
+        "excluded": [
+            {"id": p.id, "source": p.source, "reason": p.excluded} for p in points if not p.used
+        ],
+        "interval": INTERVAL,
+        "coverage": round(float(np.mean(covered)), 3),
+        "median_width_ratio": round(float(np.median(widths)), 2),
+        "median_abs_log_error": round(float(np.median(np.abs(fit.residuals))), 3),
+        "ridge": RIDGE,
+        "bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in bounds.items()},
+        "per_source": _per_source(fit, covered),
+        "table": _table(used, fit, lows, highs, covered),
+        "params": dict(zip(LAYOUT.names, (round(float(v), 4) for v in fit.params), strict=True)),
+    }
+    return Calibration(
+        version=version,
+        params=[float(v) for v in fit.params],
+        loso_params={s: [float(v) for v in p] for s, p in fit.loso_params.items()},
+        bounds=bounds,
+        domain=_domain(used),
+        report=report,
+    )
+
+
+def _bounds(
+    residuals: np.ndarray, groups: list[str], sources: Sequence[str]
+) -> dict[str, tuple[float, float]]:
+    names = np.array(groups)
+    weights = source_weights_equal(list(sources))
+    bounds = {"pooled": conformal_bounds(residuals, weights=weights)}
+    for group in set(groups) - {"pooled"}:
+        mask = names == group
+        bounds[group] = conformal_bounds(
+            residuals[mask],
+            weights=source_weights_equal(
+                [s for s, keep in zip(sources, mask, strict=True) if keep]
+            ),
+        )
+    return bounds
+
+
+def _loso_coverage(fit: Fit, groups: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each source scored against intervals built from the other sources' residuals only."""
+    sources, names = np.array(fit.sources), np.array(groups)
+    lows, highs = np.empty(len(groups)), np.empty(len(groups))
+    for source in dict.fromkeys(fit.sources):
+        held = sources == source
+        others = _bounds(fit.residuals[~held], list(names[~held]), list(sources[~held]))
+        for i in np.flatnonzero(held):
+            lows[i], highs[i] = others.get(groups[i], others["pooled"])
+    covered = (fit.residuals >= lows) & (fit.residuals <= highs)
+    return covered, lows, highs
+
+
+def _per_source(fit: Fit, covered: np.ndarray) -> list[dict[str, Any]]:
+    sources = np.array(fit.sources)
+    rows = []
+    for source in dict.fromkeys(fit.sources):
+        held = sources == source
+        rows.append(
+            {
+                "source": source,
+                "points": int(held.sum()),
+                "mean_log_error": round(float(fit.residuals[held].mean()), 3),
+                "median_abs_log_error": round(float(np.median(np.abs(fit.residuals[held]))), 3),
+                "coverage": round(float(covered[held].mean()), 3),
+            }
+        )
+    return rows
+
+
+def _table(
+    points: Sequence[Point], fit: Fit, lows: np.ndarray, highs: np.ndarray, covered: np.ndarray
+) -> list[dict[str, Any]]:
+    in_sample = predict_log(fit.params, as_arrays([situation_of_point(p) for p in points]))
+    return [
+        {
+            "id": p.id,
+            "source": p.source,
+            "kind": p.kind,
+            "unit": p.unit,
+            "published": p.value,
+            "predicted": round(float(np.exp(pred)), 1),
+            "fitted": round(float(np.exp(fitted)), 1),
+            "low": round(float(np.exp(pred + low)), 1),
+            "high": round(float(np.exp(pred + high)), 1),
+            "covered": bool(cov),
+            "assumed": sorted(p.assumed_fields),
+        }
+        for p, pred, fitted, low, high, cov in zip(
+            points, fit.predicted, in_sample, lows, highs, covered, strict=True
+        )
+    ]
+
+
+def _domain(points: Sequence[Point]) -> dict[str, dict[str, tuple[float, float]]]:
+    by_kind: dict[str, dict[str, tuple[float, float]]] = {}
+    for kind in {p.kind for p in points}:
+        x = as_arrays([situation_of_point(p) for p in points if p.kind == kind])
+        by_kind[kind] = {c: (float(x[c].min()), float(x[c].max())) for c in DOMAIN_COLUMNS}
+    return by_kind

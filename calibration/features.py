@@ -1,0 +1,203 @@
+"""The physical inputs of the model, from a calibration point or from a profile and a config.
+
+Both paths go through the engine's own storage model (rules.storage), so a published machine and
+a user's machine are described by the same device facts.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from calibration.points import Point
+from rules.enums import ControllerCache, Media, RaidLevel, WorkloadKind
+from rules.profile import MeasuredIops, Profile, Storage
+from rules.storage import array_capability
+from rules.units import GIB
+
+KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
+FloatArray = npt.NDArray[np.float64]
+ConfigValue = int | float | str
+
+# Settings whose published effect the model applies as a fixed multiplier on the IO term.
+# Linux schedulers on a battery-backed 8-disk RAID10 (percona-2009-schedulers): cfq 2793.5 and
+# anticipatory 1465 against ~6550 TPM for noop/deadline.
+SCHEDULER_IO_FACTOR: dict[str, float] = {"cfq": 0.43, "anticipatory": 0.22, "bfq": 0.43}
+# Read-ahead left on for random OLTP on an array: ~15% slower (percona-2009-readahead) and
+# 12-20% (callaghan-2009-google-wiki); on flash the gain was smaller (percona-2009-readahead).
+READ_AHEAD_ON_IO_FACTOR = {"array": 0.87, "flash": 0.95, "single": 1.0}
+# O_DIRECT_NO_FSYNC tripled IO-bound updates on fast flash (callaghan-2013-odirect-no-fsync:
+# 30265 vs 10379 updates/s); behind a protected cache the fsync is already cheap.
+NO_FSYNC_WRITE_FACTOR = 2.9
+DEFAULT_MAX_DIRTY_PCT = 90.0
+# The configuration names situation_of_profile reads; other settings have no term in the model.
+MODELLED_SETTINGS = frozenset(
+    {
+        "innodb_buffer_pool_size",
+        "innodb_read_ahead_threshold",
+        "innodb_random_read_ahead",
+        "innodb_flush_log_at_trx_commit",
+        "innodb_flush_method",
+        "innodb_max_dirty_pages_pct",
+        "io_scheduler",
+    }
+)
+READ_AHEAD_KINDS = frozenset({"oltp", "read_write", "update_heavy", "read_mostly"})
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """One machine under one configuration, in the model's terms."""
+
+    kind: str
+    read_iops: float
+    write_iops: float
+    fsync_per_s: float
+    pool_to_data: float
+    cores: float
+    concurrency: float
+    commit_syncs: bool  # True when every commit waits for a redo fsync (trx_commit=1)
+    io_factor: float  # product of the published setting multipliers on the IO term
+    dirty_pct: float
+    year: float
+
+
+def situation_of_point(point: Point) -> Situation:
+    storage = _storage(
+        point.media,
+        point.rpm,
+        point.device_count,
+        point.raid_level,
+        point.controller_cache,
+        point.measured_read_iops,
+        point.measured_write_iops,
+    )
+    return _situation(
+        kind=point.kind,
+        storage=storage,
+        bp_gb=point.bp_gb,
+        data_gb=point.data_gb,
+        cores=point.cpu_cores,
+        concurrency=point.concurrency,
+        trx_commit=point.trx_commit,
+        flush_method=point.flush_method,
+        dirty_pct=point.max_dirty_pct,
+        read_ahead_on=point.read_ahead != "off",
+        scheduler=point.io_scheduler,
+        year=point.year,
+        volatile_cache=point.controller_cache == "volatile",
+    )
+
+
+def situation_of_profile(
+    profile: Profile, config: Mapping[str, ConfigValue], *, year: int
+) -> Situation:
+    """A user's machine under `config` (recommended or current values, by variable name)."""
+    storage = profile.hardware.storage
+    pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
+    threshold = int(float(config.get("innodb_read_ahead_threshold", 56)))
+    return _situation(
+        kind=profile.workload.kind.value,
+        storage=storage,
+        bp_gb=pool,
+        data_gb=profile.workload.data_size_gb,
+        cores=profile.hardware.cpu_cores,
+        concurrency=profile.workload.concurrency,
+        trx_commit=int(float(config.get("innodb_flush_log_at_trx_commit", 1))),
+        flush_method=str(config.get("innodb_flush_method", "O_DIRECT")),
+        dirty_pct=float(config.get("innodb_max_dirty_pages_pct", DEFAULT_MAX_DIRTY_PCT)),
+        read_ahead_on=threshold < 64 or str(config.get("innodb_random_read_ahead")) == "ON",
+        scheduler=str(config.get("io_scheduler", "")),
+        year=year,
+        volatile_cache=False,
+    )
+
+
+def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
+    """Columns for the vectorised model: one float array per field, kind as an index."""
+    columns: dict[str, FloatArray] = {
+        name: np.array([getattr(s, name) for s in situations], dtype=np.float64)
+        for name in (
+            "read_iops",
+            "write_iops",
+            "fsync_per_s",
+            "pool_to_data",
+            "cores",
+            "concurrency",
+            "io_factor",
+            "dirty_pct",
+            "year",
+        )
+    }
+    columns["commit_syncs"] = np.array([s.commit_syncs for s in situations], dtype=np.float64)
+    columns["kind"] = np.array([KINDS.index(s.kind) for s in situations], dtype=np.float64)
+    return columns
+
+
+def _storage(
+    media: str,
+    rpm: int | None,
+    count: int,
+    level: str,
+    cache: str,
+    read: float | None,
+    write: float | None,
+) -> Storage:
+    protected = cache in ("write_back_bbu", "volatile")
+    return Storage(
+        media=Media(media),
+        rpm=rpm if media == "hdd" else None,
+        device_count=max(count, 1),
+        raid_level=RaidLevel(level or "none"),
+        controller_cache=ControllerCache.WRITE_BACK_BBU if protected else ControllerCache.NONE,
+        measured_iops=MeasuredIops(read, write) if read and write else None,
+    )
+
+
+def _situation(
+    *,
+    kind: str,
+    storage: Storage,
+    bp_gb: float,
+    data_gb: float,
+    cores: float,
+    concurrency: float,
+    trx_commit: int,
+    flush_method: str,
+    dirty_pct: float | None,
+    read_ahead_on: bool,
+    scheduler: str,
+    year: int,
+    volatile_cache: bool,
+) -> Situation:
+    capability = array_capability(storage)
+    write_iops = capability.random_write_iops
+    no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
+    if no_fsync and not storage.has_protected_write_cache:
+        write_iops *= NO_FSYNC_WRITE_FACTOR
+    layout = (
+        "single"
+        if storage.device_count == 1 and storage.media is Media.HDD
+        else "array"
+        if storage.media is Media.HDD
+        else "flash"
+    )
+    io_factor = (
+        SCHEDULER_IO_FACTOR.get(scheduler.split(" ")[0], 1.0) if storage.media is Media.HDD else 1.0
+    )
+    if read_ahead_on and kind in READ_AHEAD_KINDS:
+        io_factor *= READ_AHEAD_ON_IO_FACTOR[layout]
+    return Situation(
+        kind=kind,
+        read_iops=capability.random_read_iops,
+        write_iops=write_iops,
+        fsync_per_s=capability.fsync_per_s,
+        pool_to_data=bp_gb / max(data_gb, 1e-3),
+        cores=cores,
+        concurrency=concurrency,
+        commit_syncs=trx_commit == 1,
+        io_factor=io_factor,
+        dirty_pct=dirty_pct or DEFAULT_MAX_DIRTY_PCT,
+        year=float(year or 2026),
+    )

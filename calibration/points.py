@@ -1,0 +1,108 @@
+"""Published results as calibration points: one row of data/benchmarks.csv each."""
+
+import csv
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+DATA_FILE = "benchmarks.csv"
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One published (or approved user-submitted) measurement in normalised terms."""
+
+    id: str
+    source: str
+    year: int
+    kind: str
+    unit: str
+    value: float
+    data_gb: float
+    bp_gb: float
+    ram_gb: float
+    cpu_cores: int
+    concurrency: int
+    media: str
+    rpm: int | None
+    device_count: int
+    raid_level: str
+    controller_cache: str  # none | write_through | write_back_bbu | volatile
+    measured_read_iops: float | None
+    measured_write_iops: float | None
+    trx_commit: int
+    flush_method: str
+    max_dirty_pct: float | None
+    read_ahead: str  # on | off | "" (unknown: the server default, on)
+    io_scheduler: str
+    flags: frozenset[str]
+    excluded: str
+    assumed_fields: frozenset[str]  # model inputs that are guesses, not facts from the source
+    assumptions: str
+
+    @property
+    def used(self) -> bool:
+        return not self.excluded
+
+
+def load_points(path: Path | None = None) -> tuple[Point, ...]:
+    """Every row of the shipped data set (excluded rows too, each with its reason)."""
+    if path is None:
+        text = resources.files("calibration.data").joinpath(DATA_FILE).read_text("utf-8")
+    else:
+        text = path.read_text("utf-8")
+    return tuple(_point(row) for row in csv.DictReader(text.splitlines()))
+
+
+def used_points(points: Iterable[Point]) -> tuple[Point, ...]:
+    return tuple(p for p in points if p.used)
+
+
+def _point(row: dict[str, str]) -> Point:
+    excluded = row["excluded"]
+    number = _number if not excluded else _number_or_zero
+    return Point(
+        id=row["id"],
+        source=row["source"],
+        year=int(row["year"] or 0),
+        kind=row["kind"],
+        unit=row["unit"],
+        value=float(row["value"]),
+        data_gb=number(row["data_gb"]),
+        bp_gb=number(row["bp_gb"]),
+        ram_gb=number(row["ram_gb"]),
+        cpu_cores=int(number(row["cpu_cores"])),
+        concurrency=int(number(row["concurrency"])),
+        media=row["media"],
+        rpm=int(row["rpm"]) if row["rpm"] else None,
+        device_count=int(number(row["device_count"])),
+        raid_level=row["raid_level"],
+        controller_cache=row["controller_cache"],
+        measured_read_iops=float(row["measured_read_iops"]) if row["measured_read_iops"] else None,
+        measured_write_iops=(
+            float(row["measured_write_iops"]) if row["measured_write_iops"] else None
+        ),
+        trx_commit=int(number(row["trx_commit"])),
+        flush_method=row["flush_method"],
+        max_dirty_pct=float(row["max_dirty_pct"]) if row["max_dirty_pct"] else None,
+        read_ahead=row["read_ahead"],
+        io_scheduler=row["io_scheduler"],
+        flags=frozenset(f for f in row["flags"].split(";") if f),
+        excluded=excluded,
+        assumed_fields=frozenset(f for f in row["assumed_fields"].split(";") if f),
+        assumptions=row["assumptions"],
+    )
+
+
+def _number(text: str) -> float:
+    if not text:
+        raise ValueError("a used calibration row lacks a field the model needs")
+    return float(text)
+
+
+def _number_or_zero(text: str) -> float:
+    try:
+        return float(text) if text else 0.0
+    except ValueError:
+        return 0.0

@@ -1,0 +1,169 @@
+"""The estimator's promises: physics-monotone, honest about its domain, seeds inside."""
+
+import itertools
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from calibration.artifact import load_latest
+from calibration.estimator import CalibratedEstimator
+from calibration.features import situation_of_point
+from calibration.points import load_points, used_points
+from rules.engine import recommend
+from rules.validation import parse_profile
+from tests.rules.profiles import raw_profile
+
+CALIBRATION = load_latest()
+assert CALIBRATION is not None, "the repository ships a calibration artifact"
+ESTIMATOR = CalibratedEstimator(CALIBRATION)
+PROPERTIES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def estimate(raw: dict[str, Any], **config: Any):
+    profile = parse_profile(raw)
+    result = recommend(profile)
+    values = {s.name: s.value for s in result.settings}
+    return ESTIMATOR.estimate(profile, {**values, **config})
+
+
+ROUNDING = 1.01  # bounds are rounded to three significant figures
+
+
+def midpoint(raw: dict[str, Any], **config: Any) -> float:
+    e = estimate(raw, **config)
+    return (e.low * e.high) ** 0.5
+
+
+def non_decreasing(values: list[float]) -> bool:
+    return all(b * ROUNDING >= a for a, b in itertools.pairwise(values))
+
+
+@st.composite
+def raw_profiles(draw: st.DrawFn) -> dict[str, Any]:
+    return raw_profile(
+        **{
+            "hardware.ram_gb": draw(st.sampled_from([4, 16, 64, 256])),
+            "hardware.cpu_cores": draw(st.sampled_from([2, 8, 16, 64])),
+            "hardware.storage": {
+                "media": "hdd",
+                "rpm": 7200,
+                "device_count": 4,
+                "raid_level": draw(st.sampled_from(["raid0", "raid10", "raid5"])),
+                "controller_cache": "none",
+            },
+            "workload.kind": draw(
+                st.sampled_from(
+                    ["oltp", "read_write", "update_heavy", "bulk_insert", "read_mostly"]
+                )
+            ),
+            "workload.data_size_gb": draw(st.sampled_from([1, 20, 200, 2000])),
+            "workload.concurrency": draw(st.sampled_from([1, 16, 64, 512])),
+            "workload.durability": draw(st.sampled_from(["full", "relaxed"])),
+        }
+    )
+
+
+@PROPERTIES
+@given(raw_profiles())
+def test_faster_media_never_lower_the_estimate(raw) -> None:
+    ladder = [{"media": "hdd", "rpm": rpm} for rpm in (5400, 7200, 10000, 15000)]
+    ladder += [{"media": "sata_ssd"}, {"media": "nvme"}]
+    values = []
+    for step in ladder:
+        storage = {**raw["hardware"]["storage"], **step}
+        storage.pop("rpm", None) if step["media"] != "hdd" else None
+        values.append(
+            midpoint(
+                {**raw, "hardware": {**raw["hardware"], "storage": storage}},
+                innodb_buffer_pool_size=2**30,
+            )
+        )
+    assert non_decreasing(values)
+
+
+@PROPERTIES
+@given(raw_profiles(), st.integers(1, 20))
+def test_more_devices_never_lower_the_estimate(raw, more_pairs) -> None:
+    before = midpoint(raw, innodb_buffer_pool_size=2**30)
+    raw["hardware"]["storage"]["device_count"] += 2 * more_pairs
+    assert non_decreasing([before, midpoint(raw, innodb_buffer_pool_size=2**30)])
+
+
+@PROPERTIES
+@given(raw_profiles(), st.sampled_from([1, 4, 16]), st.sampled_from([2, 4]))
+def test_a_bigger_buffer_pool_never_lowers_the_estimate(raw, gib, factor) -> None:
+    small = midpoint(raw, innodb_buffer_pool_size=gib * 2**30)
+    assert non_decreasing([small, midpoint(raw, innodb_buffer_pool_size=factor * gib * 2**30)])
+
+
+@PROPERTIES
+@given(raw_profiles())
+def test_a_battery_backed_cache_never_lowers_the_estimate(raw) -> None:
+    without = midpoint(raw, innodb_buffer_pool_size=2**30, innodb_flush_method="O_DIRECT")
+    raw["hardware"]["storage"]["controller_cache"] = "write_back_bbu"
+    with_cache = midpoint(raw, innodb_buffer_pool_size=2**30, innodb_flush_method="O_DIRECT")
+    assert non_decreasing([without, with_cache])
+
+
+@PROPERTIES
+@given(raw_profiles())
+def test_a_profile_whose_data_fits_in_the_pool_is_not_io_bound(raw) -> None:
+    data_bytes = raw["workload"]["data_size_gb"] * 2**30
+    e = estimate(raw, innodb_buffer_pool_size=2 * data_bytes)
+    assert e.bottleneck in ("CPU", "fsync/commit")
+
+
+def test_the_unit_follows_the_workload_kind() -> None:
+    assert estimate(raw_profile()).unit == "NOTPM"
+    assert estimate(raw_profile(**{"workload.kind": "bulk_insert"})).unit == "rows/s"
+
+
+def test_a_kind_with_no_published_data_is_out_of_domain_and_wider() -> None:
+    inside = estimate(raw_profile(**{"workload.kind": "oltp"}))
+    outside = estimate(raw_profile(**{"workload.kind": "read_mostly"}))
+    assert inside.in_domain
+    assert not outside.in_domain
+    assert outside.high / outside.low > inside.high / inside.low
+
+
+def test_a_machine_far_beyond_the_data_is_out_of_domain() -> None:
+    huge = raw_profile(
+        **{
+            "hardware.cpu_cores": 1024,
+            "hardware.ram_gb": 16384,
+            "hardware.storage": {"media": "nvme", "device_count": 128, "raid_level": "raid0"},
+        }
+    )
+    assert not estimate(huge).in_domain
+
+
+def test_effects_cover_only_settings_the_model_has_a_term_for() -> None:
+    profile = parse_profile(
+        raw_profile(current={"mycnf": "[mysqld]\ninnodb_buffer_pool_size=1G\n"})
+    )
+    result = recommend(profile, estimator=ESTIMATOR)
+    pool = result.setting("innodb_buffer_pool_size")
+    threads = result.setting("innodb_read_io_threads")
+    assert pool is not None
+    assert threads is not None
+    assert pool.effect is not None
+    assert pool.effect.low_pct > 0
+    assert threads.effect is None
+    assert result.estimate is not None
+    assert result.estimate.current is not None
+    assert result.estimate.recommended.low > result.estimate.current.low
+
+
+SEED_SOURCES = ("callaghan-2009-2disk", "callaghan-2008-insert", "callaghan-2011-odirect-log")
+
+
+@pytest.mark.parametrize(
+    "point",
+    [p for p in used_points(load_points()) if p.source in SEED_SOURCES],
+    ids=lambda p: f"row-{p.id}",
+)
+def test_the_seed_articles_numbers_fall_inside_their_estimates(point) -> None:
+    e = ESTIMATOR.estimate_situation(situation_of_point(point))
+    assert e.low <= point.value <= e.high
