@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from calibration.points import Point
-from rules.enums import ControllerCache, Media, RaidLevel, WorkloadKind
+from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability
 from rules.units import GIB
@@ -66,6 +66,7 @@ class Situation:
 def situation_of_point(point: Point) -> Situation:
     storage = _storage(
         point.media,
+        point.flash_class,
         point.rpm,
         point.device_count,
         point.raid_level,
@@ -137,6 +138,7 @@ def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
 
 def _storage(
     media: str,
+    flash_class: str,
     rpm: int | None,
     count: int,
     level: str,
@@ -152,6 +154,7 @@ def _storage(
         raid_level=RaidLevel(level or "none"),
         controller_cache=ControllerCache.WRITE_BACK_BBU if protected else ControllerCache.NONE,
         measured_iops=MeasuredIops(read, write) if read and write else None,
+        flash_class=FlashClass(flash_class or "enterprise") if media != "hdd" else None,
     )
 
 

@@ -25,6 +25,7 @@ class Point:
     cpu_cores: int
     concurrency: int
     media: str
+    flash_class: str  # enterprise | consumer | "" for disks
     rpm: int | None
     device_count: int
     raid_level: str
@@ -75,6 +76,7 @@ def _point(row: dict[str, str]) -> Point:
         cpu_cores=int(number(row["cpu_cores"])),
         concurrency=int(number(row["concurrency"])),
         media=row["media"],
+        flash_class=row["flash_class"],
         rpm=int(row["rpm"]) if row["rpm"] else None,
         device_count=int(number(row["device_count"])),
         raid_level=row["raid_level"],

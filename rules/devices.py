@@ -7,7 +7,7 @@ The calibration package reads these same tables; they are not copied there.
 
 from dataclasses import dataclass
 
-from rules.enums import ControllerCache, Media, RaidLevel
+from rules.enums import ControllerCache, FlashClass, Media, RaidLevel
 
 PAGE_BYTES = 16 * 1024  # InnoDB default page size; IOPS below are 16 KiB random IOs
 
@@ -62,27 +62,51 @@ HDD_BY_RPM: dict[int, DeviceFacts] = {
     ),
 }
 
-# Flash by class, per device.
-# SATA SSD reads: 10,000 ("slow SSD ~10k IOPS", callaghan-2017-redo-log). Writes: derived,
-# 10,000 x 2,000/5,000, the write:read ratio per SSD in matsunobu-2010-ssd-deployment.
-# fsync: 1,600, a consumer SATA SSD at trx_commit=1 reached ~1,637 commits/s (mariadb-mdev-28766).
-# NVMe: ~205,000 reads/s and >110,000 writes/s of 16 KiB (percona-2013-micron-p320h), rounded down;
-# fsync 9,000, rounded down from 9,229 single-thread fsyncs/s on PCIe flash
-# (percona-2010-fsync-rate).
-FLASH: dict[Media, DeviceFacts] = {
-    Media.SATA_SSD: DeviceFacts(
+# Flash by media and class, per device.
+# SATA SSD reads: 10,000 ("slow SSD ~10k IOPS", callaghan-2017-redo-log). Enterprise writes:
+# derived, 10,000 x 2,000/5,000, the write:read ratio per SSD in matsunobu-2010-ssd-deployment.
+# Enterprise (power-loss protected) syncs return from the drive's protected cache like a
+# battery-backed controller's: 5,000/s as BBU_FSYNC_PER_S below (derived by that analogy).
+# Consumer SATA: steady random writes fall to ~15 MiB/s once the drive is full, ~960 writes/s
+# of 16 KiB (ssdperformanceblog-2011-intel320); syncs must reach NAND: an X25-E managed 50
+# commits/s with barriers (percona-2009-x25e-barrier) and an 850 EVO 1,637 commits/s with 20
+# clients sharing syncs (mariadb-mdev-28766); we use 300 single-session syncs/s (derived).
+# NVMe: ~205,000 reads/s and >110,000 writes/s of 16 KiB (percona-2013-micron-p320h), rounded
+# down; fsync 9,000, rounded down from 9,229 single-thread fsyncs/s on PCIe flash
+# (percona-2010-fsync-rate). Consumer NVMe: same reads, the consumer sync rate.
+FLASH: dict[tuple[Media, FlashClass], DeviceFacts] = {
+    (Media.SATA_SSD, FlashClass.ENTERPRISE): DeviceFacts(
         10_000,
         4_000,
-        1_600,
-        ("callaghan-2017-redo-log", "matsunobu-2010-ssd-deployment", "mariadb-mdev-28766"),
-        "SATA SSD: ~10,000 reads/s, ~4,000 writes/s, ~1,600 commits/s",
+        5_000,
+        ("callaghan-2017-redo-log", "matsunobu-2010-ssd-deployment", "percona-2010-fsync-rate"),
+        "enterprise SATA SSD: ~10,000 reads/s, ~4,000 writes/s, ~5,000 syncs/s",
     ),
-    Media.NVME: DeviceFacts(
+    (Media.SATA_SSD, FlashClass.CONSUMER): DeviceFacts(
+        10_000,
+        960,
+        300,
+        (
+            "callaghan-2017-redo-log",
+            "ssdperformanceblog-2011-intel320",
+            "percona-2009-x25e-barrier",
+            "mariadb-mdev-28766",
+        ),
+        "consumer SATA SSD: ~10,000 reads/s, ~960 sustained writes/s, ~300 syncs/s",
+    ),
+    (Media.NVME, FlashClass.ENTERPRISE): DeviceFacts(
         200_000,
         100_000,
         9_000,
         ("percona-2013-micron-p320h", "percona-2010-fsync-rate"),
-        "NVMe: ~200,000 reads/s, ~100,000 writes/s, ~9,000 commits/s",
+        "NVMe: ~200,000 reads/s, ~100,000 writes/s, ~9,000 syncs/s",
+    ),
+    (Media.NVME, FlashClass.CONSUMER): DeviceFacts(
+        200_000,
+        100_000,
+        300,
+        ("percona-2013-micron-p320h", "percona-2009-x25e-barrier", "mariadb-mdev-28766"),
+        "consumer NVMe: ~200,000 reads/s, ~100,000 writes/s, ~300 syncs/s",
     ),
 }
 

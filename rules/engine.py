@@ -5,7 +5,7 @@ import json
 
 from rules.catalog import ServerCatalog, catalog_for
 from rules.currentvalues import change_between, current_value
-from rules.enums import ControllerCache
+from rules.enums import ControllerCache, FlashClass
 from rules.estimation import with_estimates
 from rules.estimator import Estimator
 from rules.profile import Profile
@@ -119,6 +119,12 @@ def _profile_warnings(profile: Profile) -> list[str]:
             "A write-back cache without battery or flash backing loses acknowledged "
             "writes on power loss; it is treated as no cache here. Add a battery or "
             "switch it to write-through."
+        )
+    if storage.flash_class is FlashClass.CONSUMER:
+        warnings.append(
+            "Consumer flash has no power-loss protection: every commit's sync must reach the "
+            "flash itself (a few hundred per second), and a power cut can lose writes the drive "
+            "had acknowledged. Prefer enterprise drives for a database that must keep commits."
         )
     if storage.has_protected_write_cache:
         warnings.append(

@@ -36,6 +36,14 @@ class ControllerCache(StrEnum):
     WRITE_BACK_UNPROTECTED = "write_back"
 
 
+class FlashClass(StrEnum):
+    """Flash with power-loss protection (enterprise) can acknowledge a sync from its own
+    protected cache; consumer flash must reach NAND first, so its fsync is slow."""
+
+    ENTERPRISE = "enterprise"
+    CONSUMER = "consumer"
+
+
 class Filesystem(StrEnum):
     XFS = "xfs"
     EXT4 = "ext4"

@@ -10,6 +10,7 @@ from rules.enums import (
     ControllerCache,
     Durability,
     Filesystem,
+    FlashClass,
     Flavor,
     Media,
     RaidLevel,
@@ -40,6 +41,7 @@ class Storage:
     raid_level: RaidLevel
     controller_cache: ControllerCache
     measured_iops: MeasuredIops | None = None
+    flash_class: FlashClass | None = None  # None for disks; enterprise unless told otherwise
 
     @property
     def is_rotational(self) -> bool:

@@ -12,6 +12,7 @@ from rules.enums import (
     ControllerCache,
     Durability,
     Filesystem,
+    FlashClass,
     Flavor,
     Media,
     RaidLevel,
@@ -129,6 +130,16 @@ FIELDS: tuple[FieldSpec, ...] = (
         required=False,
         choices=_values(ControllerCache),
         default=ControllerCache.NONE.value,
+    ),
+    FieldSpec(
+        "hardware.storage.flash_class",
+        Kind.CHOICE,
+        "Flash class",
+        "Only for flash: enterprise drives have power-loss protection and fast syncs; "
+        "consumer drives do not. enterprise when not given.",
+        required=False,
+        nullable=True,
+        choices=_values(FlashClass),
     ),
     FieldSpec(
         "hardware.storage.measured_iops.random_read",

@@ -13,7 +13,7 @@ from rules.devices import (
     RAID_WRITE_PENALTY,
     DeviceFacts,
 )
-from rules.enums import DEFAULT_HDD_RPM, Media, RaidLevel
+from rules.enums import DEFAULT_HDD_RPM, FlashClass, Media, RaidLevel
 from rules.profile import Storage
 
 
@@ -31,7 +31,7 @@ class ArrayCapability:
 def device_facts(storage: Storage) -> DeviceFacts:
     if storage.media is Media.HDD:
         return HDD_BY_RPM[storage.rpm or DEFAULT_HDD_RPM]
-    return FLASH[storage.media]
+    return FLASH[(storage.media, storage.flash_class or FlashClass.ENTERPRISE)]
 
 
 def array_capability(storage: Storage) -> ArrayCapability:
@@ -66,8 +66,8 @@ def describe_array(storage: Storage) -> str:
     """'8 x 15k rpm disks in RAID10' / 'one NVMe device'."""
     kind = {
         Media.HDD: f"{_rpm_text(storage.rpm)} disk",
-        Media.SATA_SSD: "SATA SSD",
-        Media.NVME: "NVMe device",
+        Media.SATA_SSD: f"{_class_text(storage)}SATA SSD",
+        Media.NVME: f"{_class_text(storage)}NVMe device",
     }[storage.media]
     if storage.device_count == 1:
         return f"one {kind}"
@@ -75,6 +75,10 @@ def describe_array(storage: Storage) -> str:
         "" if storage.raid_level is RaidLevel.NONE else f" in {storage.raid_level.value.upper()}"
     )
     return f"{storage.device_count} x {kind}s{level}"
+
+
+def _class_text(storage: Storage) -> str:
+    return "consumer " if storage.flash_class is FlashClass.CONSUMER else ""
 
 
 def _rpm_text(rpm: int | None) -> str:

@@ -11,6 +11,7 @@ from rules.enums import (
     ControllerCache,
     Durability,
     Filesystem,
+    FlashClass,
     Flavor,
     Media,
     RaidLevel,
@@ -42,6 +43,7 @@ _SECTIONS = {
     "server": ("flavor", "version"),
     "hardware": ("ram_gb", "cpu_cores", "storage", "filesystem", "kernel"),
     "hardware.storage": (
+        "flash_class",
         "media",
         "rpm",
         "device_count",
@@ -168,6 +170,8 @@ def _check_cross_fields(
     level = values.get("hardware.storage.raid_level")
     if media is not None and media != Media.HDD and values.get("hardware.storage.rpm") is not None:
         errors.add("hardware.storage.rpm", "applies only to media hdd; leave it out for flash")
+    if media == Media.HDD and values.get("hardware.storage.flash_class") is not None:
+        errors.add("hardware.storage.flash_class", "applies only to flash; leave it out for hdd")
     if level is not None and count is not None:
         _check_raid(RaidLevel(level), count, errors)
     iops = sections.get("hardware.storage.measured_iops")
@@ -231,6 +235,9 @@ def _build(values: dict[str, Any], current: Current | None) -> Profile:
         raid_level=RaidLevel(v["hardware.storage.raid_level"]),
         controller_cache=ControllerCache(v["hardware.storage.controller_cache"]),
         measured_iops=MeasuredIops(read, write) if read is not None else None,
+        flash_class=None
+        if media is Media.HDD
+        else FlashClass(v["hardware.storage.flash_class"] or FlashClass.ENTERPRISE.value),
     )
     kernel_text = v["hardware.kernel"]
     kernel = None
@@ -270,6 +277,9 @@ def _echo(values: dict[str, Any], storage: Storage, current: Current | None) -> 
             node = node.setdefault(part, {})
         node[leaf] = value
     echo["hardware"]["storage"]["rpm"] = storage.rpm
+    echo["hardware"]["storage"]["flash_class"] = (
+        storage.flash_class.value if storage.flash_class is not None else None
+    )
     iops = storage.measured_iops
     echo["hardware"]["storage"]["measured_iops"] = (
         {"random_read": iops.random_read, "random_write": iops.random_write} if iops else None

@@ -20,7 +20,7 @@ DEFAULT_SHARED = ROOT.parent / "shared" / "data" / "benchmarks.csv"
 
 COLUMNS = [
     "id", "source", "year", "kind", "tool", "unit", "value", "data_gb", "bp_gb", "ram_gb",
-    "cpu_cores", "concurrency", "media", "rpm", "device_count", "raid_level", "controller_cache",
+    "cpu_cores", "concurrency", "media", "flash_class", "rpm", "device_count", "raid_level", "controller_cache",
     "measured_read_iops", "measured_write_iops", "trx_commit", "flush_method", "max_dirty_pct",
     "read_ahead", "io_scheduler", "io_capacity", "log_mb", "server", "flags", "excluded",
     "assumed_fields", "assumptions", "notes",
@@ -114,6 +114,7 @@ SOURCE_FIXES: dict[str, tuple[dict[str, Any], str]] = {
                               "1000 warehouses taken as ~100 GB (as in "
                               "percona-2016-tpcc-samsung); 80 virtual users"),
     "percona-2012-intel320": ({"kind": "read_write", "tool": "sysbench", "ram_gb": 64,
+                               "flash_class": "consumer",
                                "bp_gb": 48, "cpu_cores": 16, "concurrency": 32,
                                "trx_commit": 1},
                               "sysbench mode not stated, taken as OLTP read-write; RAM, pool, "
@@ -274,7 +275,13 @@ def _storage(raw: dict[str, str]) -> dict[str, Any]:
         level = "none"
     cache = raw["controller_cache"]
     cache = ("write_back_bbu" if cache.startswith("bbu") else "none" if cache else "")
-    return {"media": media, "rpm": rpm if media == "hdd" else "", "raid_level": level,
+    text = (raw["disk_type"] + " " + raw["notes"]).lower()
+    flash_class = "" if media in ("hdd", "") else (
+        "consumer" if any(w in text for w in ("consumer", "850 pro", "850 evo", "intel 320",
+                                              "intel_320",
+                                              "x25-e")) else "enterprise")
+    return {"media": media, "flash_class": flash_class,
+            "rpm": rpm if media == "hdd" else "", "raid_level": level,
             "controller_cache": cache, "measured_read_iops": "", "measured_write_iops": ""}
 
 

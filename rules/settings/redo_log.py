@@ -67,6 +67,7 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
                 f"a {bytes_for_people(FLOOR_BYTES)} redo log may take about "
                 f"{recovery_seconds(FLOOR_BYTES, reads) / 60:.0f} minutes to recover.",
             )
+    total = min(total, _largest_total(ctx))
     name, value = _knob(ctx, total)
     facts = {
         "total": bytes_for_people(total),
@@ -78,6 +79,15 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
         else f" (two files of {bytes_for_people(value)})",
     }
     return (Proposal(name, value, case, facts, warnings),)
+
+
+def _largest_total(ctx: Context) -> int:
+    """The version's ceiling for the whole log (8.0.30 allows 128 GiB of redo capacity)."""
+    name, _ = _knob(ctx, 0)
+    spec = ctx.catalog.get(name)
+    ceiling = spec.maximum if spec is not None and spec.maximum else 2**62
+    files = 1 if name == "innodb_redo_log_capacity" or _single_file(ctx) else LEGACY_FILES_IN_GROUP
+    return round_down(int(ceiling) * files, STEP_BYTES)
 
 
 def _single_file(ctx: Context) -> bool:

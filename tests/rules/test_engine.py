@@ -102,3 +102,17 @@ def test_it_accepts_unsupported_versions_for_estimates_but_refuses_output(flavor
 def test_it_writes_output_for_supported_versions(flavor, version) -> None:
     result = recommend(profile(**{"server.flavor": flavor, "server.version": version}))
     assert result.output_refused is None
+
+
+def test_it_warns_that_consumer_flash_lacks_power_loss_protection() -> None:
+    consumer = {
+        "hardware.storage": {
+            "media": "sata_ssd",
+            "device_count": 1,
+            "raid_level": "none",
+            "flash_class": "consumer",
+        }
+    }
+    assert any("power-loss protection" in w for w in result_for(**consumer).warnings)
+    consumer["hardware.storage"]["flash_class"] = "enterprise"
+    assert not any("power-loss protection" in w for w in result_for(**consumer).warnings)

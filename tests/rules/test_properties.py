@@ -41,6 +41,8 @@ def storages(draw: st.DrawFn) -> dict[str, Any]:
     }
     if media == "hdd":
         storage["rpm"] = draw(st.sampled_from([5400, 7200, 10000, 15000]))
+    else:
+        storage["flash_class"] = draw(st.sampled_from([None, "enterprise", "consumer"]))
     if draw(st.booleans()) and draw(st.booleans()):
         storage["measured_iops"] = {
             "random_read": draw(st.floats(1, 2_000_000)),
@@ -141,6 +143,7 @@ def test_faster_media_never_lower_io_capacity(raw) -> None:
     for media, rpm in ladder:
         storage["media"] = media
         storage.pop("rpm", None)
+        storage.pop("flash_class", None)
         if rpm is not None:
             storage["rpm"] = rpm
         values.append(_io_capacity(raw))

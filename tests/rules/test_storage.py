@@ -54,3 +54,12 @@ def test_measured_iops_replace_the_device_model() -> None:
 def test_it_summarises_the_array_in_words() -> None:
     summary = capability(**hdd(8, "raid10", rpm=15000, cache="write_back_bbu")).summary
     assert summary.startswith("8 x 15k rpm disks in RAID10 behind a battery-backed write cache")
+
+
+def test_consumer_flash_syncs_and_sustains_writes_far_below_enterprise_flash() -> None:
+    enterprise = capability(**flash("sata_ssd"))
+    consumer = capability(**flash("sata_ssd"), **{"hardware.storage.flash_class": "consumer"})
+    assert consumer.random_read_iops == enterprise.random_read_iops
+    assert consumer.fsync_per_s < enterprise.fsync_per_s / 10
+    assert consumer.random_write_iops < enterprise.random_write_iops / 2
+    assert "consumer SATA SSD" in consumer.summary

@@ -172,3 +172,16 @@ def test_random_workload_values_never_crash(workload) -> None:
     raw["workload"].update(workload)
     errors = _errors(raw)
     assert errors is None or all(path.startswith("workload") for path in errors)
+
+
+def test_flash_class_applies_only_to_flash_and_defaults_to_enterprise() -> None:
+    nvme = {
+        "hardware.storage.media": "nvme",
+        "hardware.storage.rpm": None,
+        "hardware.storage.controller_cache": "none",
+    }
+    assert parse_profile(raw_profile(**nvme)).hardware.storage.flash_class.value == "enterprise"
+    consumer = parse_profile(raw_profile(**nvme, **{"hardware.storage.flash_class": "consumer"}))
+    assert consumer.hardware.storage.flash_class.value == "consumer"
+    errors = errors_of(raw_profile(**{"hardware.storage.flash_class": "consumer"}))
+    assert "hardware.storage.flash_class" in errors

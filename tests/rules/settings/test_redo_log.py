@@ -71,3 +71,14 @@ def test_a_shorter_recovery_target_never_grows_the_log() -> None:
         for m in (60, 30, 10, 3, 1)
     ]
     assert sizes == sorted(sizes, reverse=True)
+
+
+def test_it_stays_within_the_versions_redo_ceiling() -> None:
+    # 8.0.30 caps innodb_redo_log_capacity at 128 GiB; a big pool on disks would ask for more.
+    big = {
+        "server.version": "8.0.30",
+        "hardware.ram_gb": 2048,
+        "workload.data_size_gb": 90000,
+        "workload.recovery_target_minutes": 1440,
+    }
+    assert value_for("innodb_redo_log_capacity", **hdd(8, "raid10", rpm=15000), **big) <= 128 * GIB
