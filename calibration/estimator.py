@@ -5,7 +5,7 @@ from functools import cached_property
 
 import numpy as np
 
-from calibration.calibrate import UNITS, Calibration, interval_group
+from calibration.calibrate import UNITS, Calibration, difficulty, interval_group
 from calibration.features import (
     MODELLED_SETTINGS,
     ConfigValue,
@@ -50,13 +50,17 @@ class CalibratedEstimator:
     def estimate(self, profile: Profile, config: Mapping[str, ConfigValue]) -> Estimate:
         return self.estimate_situation(situation_of_profile(profile, config, year=self._year))
 
-    def estimate_situation(self, situation: Situation) -> Estimate:
-        """The interval for one machine and configuration already in the model's terms."""
+    def estimate_situation(self, situation: Situation, *, guessed_fields: int = 0) -> Estimate:
+        """The interval for one machine and configuration already in the model's terms.
+
+        `guessed_fields` widens it for a published machine whose source left inputs unstated.
+        """
         x = as_arrays([situation])
         centre = float(predict_log(self._params, x)[0])
         kind = situation.kind
         bounds = self._calibration.bounds
         low, high = bounds.get(interval_group(kind, self._group_counts), bounds["pooled"])
+        low, high = low * difficulty(guessed_fields), high * difficulty(guessed_fields)
         inside = self._in_domain(kind, x)
         if not inside:
             middle, half = (low + high) / 2, (high - low) / 2 * OUT_OF_DOMAIN_WIDENING
