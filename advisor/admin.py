@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
+from advisor import admin_calibration  # noqa: F401  (registers the calibration admin)
 from advisor.models import Recommendation
 
 

@@ -1,12 +1,12 @@
 """One calibration run: fit, leave-one-source-out scoring, intervals, and the report."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from calibration.features import KINDS, as_arrays, situation_of_point
+from calibration.features import KINDS, Corrections, as_arrays, situation_of_point
 from calibration.fit import (
     INTERVAL,
     RIDGE,
@@ -17,14 +17,8 @@ from calibration.fit import (
 )
 from calibration.model import LAYOUT, predict_log
 from calibration.points import Point, used_points
+from calibration.submissions import FioSample, device_corrections
 
-UNITS = {
-    "oltp": "NOTPM",
-    "read_write": "transactions/s",
-    "update_heavy": "transactions/s",
-    "bulk_insert": "rows/s",
-    "read_mostly": "queries/s",
-}
 # Kinds with at least this many points get their own interval (Mondrian conformal); the rest
 # share one built from all residuals.
 OWN_INTERVAL_MIN_POINTS = 25
@@ -52,6 +46,7 @@ class Calibration:
     bounds: dict[str, tuple[float, float]]  # interval group -> (low, high) log offsets
     domain: dict[str, dict[str, tuple[float, float]]]  # kind -> column -> (min, max)
     report: dict[str, Any]
+    device_corrections: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -63,6 +58,7 @@ class Calibration:
                 kind: {c: list(r) for c, r in cols.items()} for kind, cols in self.domain.items()
             },
             "report": self.report,
+            "device_corrections": self.device_corrections,
             "layout": list(LAYOUT.names),
         }
 
@@ -80,6 +76,7 @@ class Calibration:
                 for kind, cols in data["domain"].items()
             },
             report=data["report"],
+            device_corrections=data.get("device_corrections", {}),
         )
 
 
@@ -87,9 +84,13 @@ def interval_group(kind: str, counts: dict[str, int]) -> str:
     return kind if counts.get(kind, 0) >= OWN_INTERVAL_MIN_POINTS else "pooled"
 
 
-def run_calibration(points: Sequence[Point], *, version: str) -> Calibration:
+def run_calibration(
+    points: Sequence[Point], *, version: str, fio_samples: Sequence[FioSample] = ()
+) -> Calibration:
+    """Fit on the used points; approved fio samples first correct the device model."""
+    corrections = device_corrections(fio_samples)
     used = used_points(points)
-    fit = fit_points(used)
+    fit = fit_points(used, corrections)
     counts = {kind: sum(p.kind == kind for p in used) for kind in KINDS}
     groups = [interval_group(p.kind, counts) for p in used]
     scale = np.array([difficulty(len(p.assumed_fields)) for p in used])
@@ -101,7 +102,16 @@ def run_calibration(points: Sequence[Point], *, version: str) -> Calibration:
         "points": len(used),
         "sources": len(set(fit.sources)),
         "excluded": [
-            {"id": p.id, "source": p.source, "reason": p.excluded} for p in points if not p.used
+            {
+                "id": p.id,
+                "source": p.source,
+                "kind": p.kind,
+                "unit": p.unit,
+                "value": p.value,
+                "reason": p.excluded,
+            }
+            for p in points
+            if not p.used
         ],
         "interval": INTERVAL,
         "coverage": round(float(np.mean(covered)), 3),
@@ -111,15 +121,16 @@ def run_calibration(points: Sequence[Point], *, version: str) -> Calibration:
         "guess_widening": GUESS_WIDENING,
         "bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in bounds.items()},
         "per_source": _per_source(fit, covered),
-        "table": _table(used, fit, lows, highs, covered),
+        "table": _table(used, fit, lows, highs, covered, corrections),
         "params": dict(zip(LAYOUT.names, (round(float(v), 4) for v in fit.params), strict=True)),
     }
     return Calibration(
         version=version,
         params=[float(v) for v in fit.params],
         loso_params={s: [float(v) for v in p] for s, p in fit.loso_params.items()},
+        device_corrections=corrections,
         bounds=bounds,
-        domain=_domain(used),
+        domain=_domain(used, corrections),
         report=report,
     )
 
@@ -176,9 +187,16 @@ def _per_source(fit: Fit, covered: np.ndarray) -> list[dict[str, Any]]:
 
 
 def _table(
-    points: Sequence[Point], fit: Fit, lows: np.ndarray, highs: np.ndarray, covered: np.ndarray
+    points: Sequence[Point],
+    fit: Fit,
+    lows: np.ndarray,
+    highs: np.ndarray,
+    covered: np.ndarray,
+    corrections: Corrections,
 ) -> list[dict[str, Any]]:
-    in_sample = predict_log(fit.params, as_arrays([situation_of_point(p) for p in points]))
+    in_sample = predict_log(
+        fit.params, as_arrays([situation_of_point(p, corrections) for p in points])
+    )
     return [
         {
             "id": p.id,
@@ -199,9 +217,11 @@ def _table(
     ]
 
 
-def _domain(points: Sequence[Point]) -> dict[str, dict[str, tuple[float, float]]]:
+def _domain(
+    points: Sequence[Point], corrections: Corrections
+) -> dict[str, dict[str, tuple[float, float]]]:
     by_kind: dict[str, dict[str, tuple[float, float]]] = {}
     for kind in {p.kind for p in points}:
-        x = as_arrays([situation_of_point(p) for p in points if p.kind == kind])
+        x = as_arrays([situation_of_point(p, corrections) for p in points if p.kind == kind])
         by_kind[kind] = {c: (float(x[c].min()), float(x[c].max())) for c in DOMAIN_COLUMNS}
     return by_kind

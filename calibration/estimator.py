@@ -5,7 +5,7 @@ from functools import cached_property
 
 import numpy as np
 
-from calibration.calibrate import UNITS, Calibration, difficulty, interval_group
+from calibration.calibrate import Calibration, difficulty, interval_group
 from calibration.features import (
     MODELLED_SETTINGS,
     ConfigValue,
@@ -14,6 +14,7 @@ from calibration.features import (
     situation_of_profile,
 )
 from calibration.model import REFERENCE_YEAR, bottleneck, predict_log
+from calibration.points import UNITS
 from rules.profile import Profile
 from rules.result import Effect, Estimate
 
@@ -48,7 +49,10 @@ class CalibratedEstimator:
         return counts
 
     def estimate(self, profile: Profile, config: Mapping[str, ConfigValue]) -> Estimate:
-        return self.estimate_situation(situation_of_profile(profile, config, year=self._year))
+        situation = situation_of_profile(
+            profile, config, year=self._year, corrections=self._calibration.device_corrections
+        )
+        return self.estimate_situation(situation)
 
     def estimate_situation(self, situation: Situation, *, guessed_fields: int = 0) -> Estimate:
         """The interval for one machine and configuration already in the model's terms.
@@ -88,7 +92,13 @@ class CalibratedEstimator:
         if not names:
             return {}
         configs = [dict(baseline)] + [{**baseline, name: changes[name]} for name in names]
-        x = as_arrays([situation_of_profile(profile, c, year=self._year) for c in configs])
+        corrections = self._calibration.device_corrections
+        x = as_arrays(
+            [
+                situation_of_profile(profile, c, year=self._year, corrections=corrections)
+                for c in configs
+            ]
+        )
         logs = np.stack([predict_log(params, x) for params in self._refits])
         ratios = np.exp(logs[:, 1:] - logs[:, :1]) - 1
         low, high = np.percentile(ratios, EFFECT_PERCENTILES, axis=0) * 100

@@ -4,6 +4,7 @@ Both paths go through the engine's own storage model (rules.storage), so a publi
 a user's machine are described by the same device facts.
 """
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -63,7 +64,10 @@ class Situation:
     year: float
 
 
-def situation_of_point(point: Point) -> Situation:
+Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
+
+
+def situation_of_point(point: Point, corrections: Corrections | None = None) -> Situation:
     storage = _storage(
         point.media,
         point.flash_class,
@@ -88,11 +92,16 @@ def situation_of_point(point: Point) -> Situation:
         scheduler=point.io_scheduler,
         year=point.year,
         volatile_cache=point.controller_cache == "volatile",
+        corrections=corrections or {},
     )
 
 
 def situation_of_profile(
-    profile: Profile, config: Mapping[str, ConfigValue], *, year: int
+    profile: Profile,
+    config: Mapping[str, ConfigValue],
+    *,
+    year: int,
+    corrections: Corrections | None = None,
 ) -> Situation:
     """A user's machine under `config` (recommended or current values, by variable name)."""
     storage = profile.hardware.storage
@@ -112,6 +121,7 @@ def situation_of_profile(
         scheduler=str(config.get("io_scheduler", "")),
         year=year,
         volatile_cache=False,
+        corrections=corrections or {},
     )
 
 
@@ -173,9 +183,13 @@ def _situation(
     scheduler: str,
     year: int,
     volatile_cache: bool,
+    corrections: Corrections,
 ) -> Situation:
     capability = array_capability(storage)
-    write_iops = capability.random_write_iops
+    read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
+    if storage.measured_iops is None:  # approved fio submissions correct the device model
+        read_iops *= math.exp(corrections.get(f"{storage.media.value}_read", 0.0))
+        write_iops *= math.exp(corrections.get(f"{storage.media.value}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
     if no_fsync and not storage.has_protected_write_cache:
         write_iops *= NO_FSYNC_WRITE_FACTOR
@@ -193,7 +207,7 @@ def _situation(
         io_factor *= READ_AHEAD_ON_IO_FACTOR[layout]
     return Situation(
         kind=kind,
-        read_iops=capability.random_read_iops,
+        read_iops=read_iops,
         write_iops=write_iops,
         fsync_per_s=capability.fsync_per_s,
         pool_to_data=bp_gb / max(data_gb, 1e-3),

@@ -11,7 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.features import KINDS, FloatArray, as_arrays, situation_of_point
+from calibration.features import (
+    KINDS,
+    Corrections,
+    FloatArray,
+    as_arrays,
+    situation_of_point,
+)
 from calibration.model import LAYOUT, predict_log
 from calibration.points import Point
 
@@ -53,8 +59,8 @@ def prior_vector() -> FloatArray:
     return np.array([PRIOR[name] for name in LAYOUT.names], dtype=np.float64)
 
 
-def fit_points(points: Sequence[Point]) -> Fit:
-    x = as_arrays([situation_of_point(p) for p in points])
+def fit_points(points: Sequence[Point], corrections: Corrections | None = None) -> Fit:
+    x = as_arrays([situation_of_point(p, corrections) for p in points])
     y = np.log(np.array([p.value for p in points]))
     sources = tuple(p.source for p in points)
     weights = _source_weights(sources)

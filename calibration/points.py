@@ -7,6 +7,14 @@ from importlib import resources
 from pathlib import Path
 
 DATA_FILE = "benchmarks.csv"
+# Reference unit of each workload kind (product contract, "Input: the profile").
+UNITS = {
+    "oltp": "NOTPM",
+    "read_write": "transactions/s",
+    "update_heavy": "transactions/s",
+    "bulk_insert": "rows/s",
+    "read_mostly": "queries/s",
+}
 
 
 @dataclass(frozen=True, slots=True)

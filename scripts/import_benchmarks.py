@@ -58,9 +58,9 @@ TITLE_SOURCE = {
 
 KIND = {  # shared `workload` -> (profile kind, tool, reference unit)
     "tpcc": ("oltp", "tpcc", "NOTPM"),
-    "sysbench_update": ("update_heavy", "sysbench", "tps"),
+    "sysbench_update": ("update_heavy", "sysbench", "transactions/s"),
     "iibench": ("bulk_insert", "iibench", "rows/s"),
-    "sysbench_oltp_rw": ("read_write", "sysbench", "tps"),
+    "sysbench_oltp_rw": ("read_write", "sysbench", "transactions/s"),
     "linkbench": ("read_write", "linkbench", "ADD_LINK/10s"),
 }
 
@@ -199,6 +199,11 @@ ROW_FIXES: dict[str, tuple[dict[str, Any], str]] = {
            "callaghan-2008-insert); one inserter (the 4 query sessions only read)")
        for i in ("38", "39", "40", "41")},
 }
+# The shared file's metric names, as the reference units the profile contract uses. tpcc-mysql's
+# TpmC, Percona's NOTPM and HammerDB's NOPM all count new-order transactions per minute.
+UNIT_NAMES = {"tps": "transactions/s", "commits_per_s": "transactions/s", "tpmc": "NOTPM",
+              "notpm": "NOTPM", "rows_per_s": "rows/s"}
+
 # Last-resort defaults for a usable row that still lacks a field the model reads.
 DEFAULTS = (
     ("concurrency", 32, "clients not stated, taken as 32"),
@@ -258,6 +263,7 @@ def normalise(raw: dict[str, str]) -> dict[str, Any]:
         row["year"] = "2022"
     if row["kind"] == "" and not row["excluded"]:
         row["excluded"] = "workload kind could not be mapped"
+    row["unit"] = "ratio" if raw["metric"] == "ratio" else UNIT_NAMES.get(row["unit"], row["unit"])
     row["assumptions"] = "; ".join(assumptions)
     row["assumed_fields"] = ";".join(dict.fromkeys(assumed)) if not row["excluded"] else ""
     return row

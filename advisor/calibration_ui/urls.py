@@ -1,3 +1,9 @@
-from django.urls import URLPattern, URLResolver
+"""The calibration page: the data, the fit and its honesty, server-rendered."""
 
-urlpatterns: list[URLPattern | URLResolver] = []
+from django.urls import URLPattern, URLResolver, path
+
+from advisor.calibration_ui import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", views.calibration_page, name="calibration"),
+]

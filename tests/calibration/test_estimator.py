@@ -169,3 +169,16 @@ def test_the_seed_articles_numbers_fall_inside_their_estimates(point) -> None:
         situation_of_point(point), guessed_fields=len(point.assumed_fields)
     )
     assert e.low <= point.value <= e.high
+
+
+def test_approved_fio_samples_correct_the_device_model_used_by_estimates() -> None:
+    from calibration.calibrate import run_calibration
+    from calibration.submissions import fio_sample
+
+    profile = raw_profile()  # 8 x 15k RAID10 with a battery-backed cache
+    samples = [fio_sample(profile=profile, random_read_iops=6400, random_write_iops=5760)] * 6
+    corrected = run_calibration(load_points(), version="t-fio", fio_samples=samples)
+    assert corrected.device_corrections["hdd_read"] > 0.5
+    plain = CalibratedEstimator(CALIBRATION).estimate(parse_profile(profile), {})
+    faster = CalibratedEstimator(corrected).estimate(parse_profile(profile), {})
+    assert faster.high > plain.high

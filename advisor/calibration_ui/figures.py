@@ -1,0 +1,42 @@
+"""How the calibration report's figures read, shared by the page and `manage.py calibrate`.
+
+Errors are stored as natural logs of published/predicted; people read them as factors
+("×1.6") and percentages ("+14%"), so the conversion lives in one place.
+"""
+
+import math
+from typing import Any
+
+# The issue's targets for leave-one-source-out scoring on the shipped data.
+TARGET_COVERAGE = 0.75
+TARGET_WIDTH_RATIO = 2.5
+TARGET_POINTS = 100
+
+MEANING = (
+    "Each source's points were predicted by a model fitted without that source; "
+    "coverage is the share of published results that fell inside those held-out 80% "
+    "intervals (an honest interval scores about 0.80), and the width ratio is how many "
+    "times the high end of a typical interval exceeds its low end."
+)
+
+
+def factor(log_error: float) -> str:
+    """A typical miss as a factor: 0.447 -> '×1.56'."""
+    return f"×{math.exp(abs(log_error)):.2f}"
+
+
+def bias(mean_log_error: float) -> str:
+    """Published against predicted: +0.129 -> '+14%' (the model predicted too low)."""
+    return f"{math.expm1(mean_log_error) * 100:+.0f}%"
+
+
+def targets(report: dict[str, Any]) -> list[tuple[str, bool]]:
+    """Each target, in words, and whether this report meets it."""
+    return [
+        (f"coverage at least {TARGET_COVERAGE}", report["coverage"] >= TARGET_COVERAGE),
+        (
+            f"median width ratio at most {TARGET_WIDTH_RATIO}",
+            report["median_width_ratio"] <= TARGET_WIDTH_RATIO,
+        ),
+        (f"at least {TARGET_POINTS} points", report["points"] >= TARGET_POINTS),
+    ]

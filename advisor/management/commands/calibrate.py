@@ -1,0 +1,65 @@
+"""`python manage.py calibrate [--json]`: fit the model, write its artifact, record the run."""
+
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandParser
+
+from advisor.calibration_runs import calibration_run_create
+from advisor.calibration_ui.figures import bias, factor, targets
+from advisor.models import CalibrationRun
+
+# Report keys left out of --json: the per-point table and the parameters are in the artifact.
+JSON_OMITS = ("table", "params")
+
+
+class Command(BaseCommand):
+    help = (
+        "Fit the throughput model on the shipped published benchmarks plus approved user "
+        "measurements, write a versioned artifact, record the run, and print how honest its "
+        "80% intervals are under leave-one-source-out scoring."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--json", action="store_true", help="print the report as one JSON object"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        run = calibration_run_create(trigger=CalibrationRun.Trigger.COMMAND)
+        if options["json"]:
+            self.stdout.write(json.dumps(_as_json(run), sort_keys=True))
+        else:
+            self.stdout.write("\n".join(_lines(run)))
+
+
+def _as_json(run: CalibrationRun) -> dict[str, Any]:
+    report = {k: v for k, v in run.report.items() if k not in JSON_OMITS}
+    return {**report, "version": run.version, "artifact": run.artifact, "trigger": run.trigger}
+
+
+def _lines(run: CalibrationRun) -> list[str]:
+    report = run.report
+    share = f"{report.get('interval', 0.8):.0%}"
+    lines = [
+        f"Calibration {run.version}",
+        f"  artifact: {run.artifact}",
+        f"  {report['points']} points from {report['sources']} sources "
+        f"({len(report['excluded'])} rows excluded, each with its reason)",
+        f"  leave-one-source-out coverage of the {share} intervals: {report['coverage']:.3f}",
+        f"  median interval width (high/low): {report['median_width_ratio']:.2f}",
+        f"  median error (held out): {factor(report['median_abs_log_error'])}",
+        "  targets: "
+        + "; ".join(f"{text} {'met' if ok else 'MISSED'}" for text, ok in targets(report)),
+        "",
+        "Error per source (each predicted by a fit without it):",
+        f"  {'source':<40} {'points':>6} {'median error':>12} {'bias':>6} {'coverage':>8}",
+    ]
+    for row in report["per_source"]:
+        lines.append(
+            f"  {row['source']:<40} {row['points']:>6} "
+            f"{factor(row['median_abs_log_error']):>12} {bias(row['mean_log_error']):>6} "
+            f"{row['coverage']:>8.2f}"
+        )
+    lines.append("  (bias: published against predicted; positive means the model predicted low)")
+    return lines

@@ -1,0 +1,53 @@
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from advisor.models import CalibrationRun, Measurement
+
+pytestmark = pytest.mark.django_db
+
+
+def calibrate(*args):
+    out = io.StringIO()
+    call_command("calibrate", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_json_is_one_object_with_the_reports_figures(artifact_dir):
+    report = json.loads(calibrate("--json"))
+    for key in ("coverage", "median_width_ratio", "points", "sources", "version", "artifact"):
+        assert key in report
+    assert report["points"] >= 100
+    assert 0.0 <= report["coverage"] <= 1.0
+    assert report["median_width_ratio"] > 1.0
+    assert {"source", "points", "coverage", "median_abs_log_error"} <= set(report["per_source"][0])
+    assert report["artifact"].startswith(str(artifact_dir))
+    assert "table" not in report  # per-point rows live in the artifact and on the page
+
+
+def test_it_records_the_run_and_writes_the_artifact(artifact_dir):
+    report = json.loads(calibrate("--json"))
+    run = CalibrationRun.objects.get()
+    assert (run.version, run.trigger) == (report["version"], CalibrationRun.Trigger.COMMAND)
+    assert run.points == report["points"]
+    assert [p.name for p in artifact_dir.iterdir()] == [f"calibration-{run.version}.json"]
+
+
+def test_the_readable_report_names_the_figures_and_every_source():
+    text = calibrate()
+    run = CalibrationRun.objects.get()
+    assert f"Calibration {run.version}" in text
+    assert "leave-one-source-out coverage of the 80% intervals" in text
+    assert "median interval width (high/low)" in text
+    assert f"{run.points} points from {run.sources} sources" in text
+    for row in run.report["per_source"]:
+        assert row["source"] in text
+
+
+def test_approved_measurements_are_counted_in_the_report(make_measurement):
+    before = json.loads(calibrate("--json"))["points"]
+    make_measurement(status=Measurement.Status.APPROVED)
+    make_measurement(status=Measurement.Status.PENDING)
+    assert json.loads(calibrate("--json"))["points"] == before + 1
