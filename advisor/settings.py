@@ -8,13 +8,14 @@ pytest, which gets the dev defaults so that every test run works without secrets
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from advisor.env import env_bool, env_list, env_str
+from advisor.env import env_bool, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -51,6 +52,11 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "csp",
     "advisor",
 ]
 
@@ -63,6 +69,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
 
@@ -145,6 +152,106 @@ SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
 if env_bool("DJANGO_BEHIND_HTTPS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Plain-HTTP requests are redirected to HTTPS outside debug and tests (healthz stays reachable for
+# container health checks), and HTTPS responses carry HSTS. `check --deploy` passes with these.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", default=not _DEV_DEFAULTS)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int(
+    "DJANGO_HSTS_SECONDS", default=0 if DEBUG else 31_536_000, min_value=0
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", default=True)
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+
+# Content-Security-Policy (django-csp): only this origin's scripts, styles and images, and no
+# inline script anywhere (pages load their JavaScript from /static/). `data:` images are the
+# Swagger UI's icons.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
+
+# Request size limits. Django's own limit covers form posts (the batch page's upload is checked
+# separately); the API's JSON parser enforces API_MAX_BODY_BYTES, and a batch may be 10 MiB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+API_MAX_BODY_BYTES = 2 * 1024 * 1024  # one profile; a pasted SHOW VARIABLES fits
+BATCH_MAX_BYTES = 10 * 1024 * 1024
+BATCH_MAX_PROFILES = 10_000
+BATCH_CHUNK_SIZE = env_int("BATCH_CHUNK_SIZE", default=100, min_value=1, max_value=10_000)
+# A batch polled while nothing has moved for this long is queued again (tasks are idempotent).
+BATCH_STALL_SECONDS = env_int("BATCH_STALL_SECONDS", default=300, min_value=10)
+
+# REST API (Django REST framework + drf-spectacular). Errors all take one shape, from one handler.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.TokenAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["advisor.api.content.JsonParser"],
+    "DEFAULT_THROTTLE_CLASSES": ["advisor.api.throttling.ClientRateThrottle"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "advisor.api.errors.exception_handler",
+    "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", default=0, min_value=0, max_value=10),
+    "STRICT_JSON": True,
+}
+# Requests per client (token user, else IP address) and window, for the open endpoints too.
+_RATE_HELP = "a count per second, minute, hour or day, e.g. 120/minute"
+API_RATE_ANON = env_str("DJANGO_API_RATE_ANON", default="120/minute", accepts=_RATE_HELP)
+API_RATE_USER = env_str("DJANGO_API_RATE_USER", default="1200/minute", accepts=_RATE_HELP)
+for _name, _rate in (
+    ("DJANGO_API_RATE_ANON", API_RATE_ANON),
+    ("DJANGO_API_RATE_USER", API_RATE_USER),
+):
+    if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", _rate):
+        raise ImproperlyConfigured(f"{_name}={_rate!r} is not valid; it accepts {_RATE_HELP}.")
+SPECTACULAR_SETTINGS = {
+    "TITLE": "InnoDB IO Advisor API",
+    "DESCRIPTION": (
+        "Recommended InnoDB IO settings for MySQL, Percona Server and MariaDB, with reasons and "
+        "sources, for one host or a fleet. Every 4xx answer has the shape "
+        '`{"message": ..., "errors": {"field.path": ["..."]}}`.'
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": "/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "BatchStatusEnum": "advisor.models.Batch.Status",
+        "BatchItemStatusEnum": "advisor.models.BatchItem.Status",
+        "MeasurementStatusEnum": "advisor.models.Measurement.Status",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "advisor.api.schema.add_components",
+    ],
+}
+
+# Cache: shared by the web processes for throttling. Default: per process, in memory.
+CACHE_URL = env_str("DJANGO_CACHE_URL", default="", accepts="redis://host:port/db, or empty")
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    ),
+}
 
 # Celery. With no broker, tasks run in-process (eagerly) so nothing else has to run.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", default="")
@@ -156,6 +263,21 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SOFT_TIME_LIMIT = 120  # seconds: the task gets SoftTimeLimitExceeded
 CELERY_TASK_TIME_LIMIT = 150  # seconds: the worker process is killed
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Publishing gives up after about a second when the broker is down, so that creating a batch
+# answers 503 quickly instead of hanging; workers keep retrying their own connection.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 1,
+    "socket_timeout": 5,
+    # An unacknowledged task (acks_late) of a worker that died is delivered again after this.
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", default=600, min_value=10),
+}
 
 # Logging: everything to stdout, one line per record.
 LOG_LEVEL = env_str(

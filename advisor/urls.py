@@ -8,6 +8,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("advisor.api.urls")),
     path("calibration/", include("advisor.calibration_ui.urls")),
+    path("batches/", include("advisor.batches_ui.urls")),
     path("", include("advisor.wizard.urls")),
     path("", views.index, name="index"),
 ]

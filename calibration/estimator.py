@@ -99,7 +99,7 @@ class CalibratedEstimator:
                 for c in configs
             ]
         )
-        logs = np.stack([predict_log(params, x) for params in self._refits])
+        logs = predict_log(self._refits, x)  # one row per refit
         ratios = np.exp(logs[:, 1:] - logs[:, :1]) - 1
         low, high = np.percentile(ratios, EFFECT_PERCENTILES, axis=0) * 100
         return {

@@ -62,12 +62,17 @@ _COMMIT_UNITS = np.array([COMMIT_UNITS[k] for k in KINDS])
 
 
 def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
-    """(cpu, io_read, io_write, commit) capacities in log space, per situation."""
+    """(cpu, io_read, io_write, commit) capacities in log space, per situation.
+
+    `params` is one parameter vector, or a matrix with one vector per row (the refits), in
+    which case each capacity has one row per vector: effects are computed in one numpy pass.
+    """
+    p = np.atleast_2d(params)
     kind = x["kind"].astype(int)
     n_kinds = len(KINDS)
-    c = params[:n_kinds][kind]
-    a = params[n_kinds : 2 * n_kinds][kind]
-    kappa, gamma, delta, beta, theta = params[2 * n_kinds :]
+    c = p[:, :n_kinds][:, kind]
+    a = p[:, n_kinds : 2 * n_kinds][:, kind]
+    kappa, gamma, delta, beta, theta = (p[:, [i]] for i in range(2 * n_kinds, p.shape[1]))
     parallel = np.minimum(x["concurrency"], x["cores"])
     log_cpu = c + delta * (x["year"] - REFERENCE_YEAR) + gamma * np.log(parallel)
     share = _READ_SHARE[kind]
@@ -78,10 +83,13 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
     group = np.minimum(x["concurrency"], GROUP_COMMIT_CAP)
     log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + np.log(_COMMIT_UNITS[kind])
     log_commit = np.where(x["commit_syncs"] > 0, log_commit, np.inf)
-    return log_cpu, log_read, log_write, log_commit
+    terms = (log_cpu, log_read, log_write, log_commit)
+    if np.ndim(params) == 1:
+        return tuple(np.asarray(t[0], dtype=np.float64) for t in terms)
+    return tuple(np.asarray(t, dtype=np.float64) for t in terms)
 
 
-def log_miss_rate(kappa: float, pool_to_data: FloatArray) -> FloatArray:
+def log_miss_rate(kappa: float | FloatArray, pool_to_data: FloatArray) -> FloatArray:
     """Share of page accesses that miss the pool: 1 with no pool, 0 once the data fits.
 
     exp(-kappa * h) decays as the pool covers more of a skewed working set; shifted and scaled

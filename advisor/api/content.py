@@ -1,0 +1,122 @@
+"""How the API reads bodies and picks what to answer with.
+
+`JsonParser` refuses bodies over the view's `max_body_bytes` with 413 before reading them whole
+(DRF reads the stream itself, so Django's DATA_UPLOAD_MAX_MEMORY_SIZE does not apply). The
+export renderers and `ExportNegotiation` let `?format=` or `Accept` pick json, mycnf, sql or udev,
+with an unknown `?format=` answered 400 naming the field, not DRF's bare 404.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.conf import settings
+from rest_framework import exceptions
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.parsers import BaseParser
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+
+from advisor.api.errors import FieldErrors, PayloadTooLarge
+from advisor.batches import UNSTORABLE_MESSAGE, unstorable_path
+from rules.render import CONTENT_TYPES, FORMATS
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _size(limit: int) -> str:
+    mib = limit / (1024 * 1024)
+    return f"{mib:g} MiB" if mib >= 1 else f"{limit} bytes"
+
+
+class JsonParser(BaseParser):
+    media_type = "application/json"
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        context = parser_context or {}
+        view, request = context.get("view"), context.get("request")
+        limit = getattr(view, "max_body_bytes", settings.API_MAX_BODY_BYTES)
+        hint = getattr(view, "body_limit_hint", "")
+        too_large = PayloadTooLarge(
+            f"The request body is larger than {_size(limit)}, the most this endpoint accepts."
+            + (f" {hint}" if hint else "")
+        )
+        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        if declared and declared.isdigit() and int(declared) > limit:
+            raise too_large
+        data = stream.read(limit + 1) if stream is not None else b""
+        if len(data) > limit:
+            raise too_large
+        try:
+            text = data.decode(context.get("encoding") or settings.DEFAULT_CHARSET)
+            document = json.loads(text, parse_constant=_reject_constant)
+        except (ValueError, RecursionError) as exc:
+            raise exceptions.ParseError(f"The request body is not valid JSON: {exc}") from None
+        bad = unstorable_path(document) if "\\u" in text else None  # only escapes make them
+        if bad is not None:
+            raise FieldErrors(
+                "The request holds text that cannot be stored.", {bad: [UNSTORABLE_MESSAGE]}
+            )
+        return document
+
+
+class _TextRenderer(BaseRenderer):
+    """Renders the export text the view already made; the media type matches CONTENT_TYPES."""
+
+    charset = "utf-8"
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        return str(data).encode(self.charset)
+
+
+def _text_renderer(fmt: str) -> type[_TextRenderer]:
+    media_type = CONTENT_TYPES[fmt].split(";", 1)[0]
+    return type(
+        f"{fmt.title()}Renderer", (_TextRenderer,), {"media_type": media_type, "format": fmt}
+    )
+
+
+MyCnfRenderer = _text_renderer("mycnf")
+SqlRenderer = _text_renderer("sql")
+UdevRenderer = _text_renderer("udev")
+EXPORT_RENDERERS: tuple[type[BaseRenderer], ...] = (
+    JSONRenderer,
+    MyCnfRenderer,
+    SqlRenderer,
+    UdevRenderer,
+)
+
+
+class ExportNegotiation(DefaultContentNegotiation):
+    """`?format=` wins, then `Accept`; an Accept we cannot meet gets the first renderer (JSON)."""
+
+    def select_renderer(
+        self, request: Request, renderers: Sequence[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        fmt = request.query_params.get("format")
+        if fmt is not None:
+            for renderer in renderers:
+                if renderer.format == fmt:
+                    return renderer, str(renderer.media_type)
+            choices = [r.format for r in renderers if r.format in FORMATS]
+            raise FieldErrors(
+                f"Unknown format {fmt!r}.", {"format": ["must be one of " + ", ".join(choices)]}
+            )
+        try:
+            return super().select_renderer(request, renderers, format_suffix)
+        except exceptions.NotAcceptable:
+            return renderers[0], str(renderers[0].media_type)

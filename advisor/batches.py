@@ -1,0 +1,403 @@
+"""Fleet batches: recorded in PostgreSQL first, queued on Celery second, each item done once.
+
+The database is the truth and the broker only a doorbell. A batch and all its items are
+committed before anything is queued; the queued tasks carry ids only. An item is processed inside
+one transaction that locks it (`SELECT ... FOR UPDATE SKIP LOCKED`, pending items only) and
+writes its outcome and `attempts + 1` in the same commit, so a task delivered twice, or run by a
+worker that is killed halfway (its transaction rolls back), still leaves each item done exactly
+once. Lost messages (a worker killed, a broker restarted empty) are recovered by
+`batch_requeue_incomplete`, which every worker runs whenever it (re)connects to the broker, and
+by `batch_nudge` when a client polls a batch that has not moved for a while.
+
+Broker down when a batch is created: the batch is refused whole. Its rows are deleted again and
+`BrokerUnavailable` raised (the API answers 503), so a client's retry cannot start it twice.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import re
+import uuid
+import zipfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count, Max
+from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
+
+from advisor.models import Batch, BatchItem, Recommendation
+from advisor.services import recommendation_compute
+from rules.errors import OutputRefused, ProfileError
+from rules.render import render, result_from_dict, result_to_dict
+from rules.result import Result
+from rules.validation import parse_profile
+
+logger = logging.getLogger(__name__)
+
+# Host names, FQDNs and instance ids; safe as a file name in the archive and as a CSV cell.
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}")
+NAME_RULE = "1 to 255 letters, digits, '.', '_' or '-', starting with a letter or digit"
+BROKER_ERRORS: tuple[type[Exception], ...] = (KombuOperationalError, ConnectionError, TimeoutError)
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+UNSTORABLE_MESSAGE = "must not contain NUL characters or unpaired surrogates"
+
+
+class BrokerUnavailable(Exception):
+    """The task broker refused or timed out; the batch was not kept."""
+
+
+class BatchInvalid(ValueError):
+    """Field errors in the batch itself (not in its profiles), keyed like `profiles.3.name`."""
+
+    def __init__(self, errors: Mapping[str, list[str]]) -> None:
+        self.errors = {path: list(messages) for path, messages in errors.items()}
+        super().__init__("; ".join(f"{p}: {m}" for p, ms in self.errors.items() for m in ms))
+
+
+class BatchTooLarge(ValueError):
+    """More profiles than BATCH_MAX_PROFILES."""
+
+
+@dataclass(frozen=True, slots=True)
+class BatchEntry:
+    name: str
+    profile: Any  # as the client sent it; validated when its item is processed
+
+
+def unstorable_path(value: object, path: str = "") -> str | None:
+    """The dotted path of the first text PostgreSQL cannot store (a NUL character or an unpaired
+    surrogate, both valid in JSON), or None."""
+    if isinstance(value, str):
+        return path if UNSTORABLE.search(value) else None
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if UNSTORABLE.search(str(key)):
+                return where
+            found = unstorable_path(item, where)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = unstorable_path(item, f"{path}.{index}" if path else str(index))
+            if found is not None:
+                return found
+    return None
+
+
+def batch_entries_check(raw: object) -> list[BatchEntry]:
+    """The client's list of {"name", "profile"} as entries; BatchInvalid names every problem."""
+    if not isinstance(raw, list) or not raw:
+        raise BatchInvalid({"profiles": ["must be a non-empty list of {name, profile} objects"]})
+    limit = settings.BATCH_MAX_PROFILES
+    if len(raw) > limit:
+        raise BatchTooLarge(
+            f"A batch holds at most {limit:,} profiles; this one has {len(raw):,}. "
+            "Split it into several batches."
+        )
+    errors: dict[str, list[str]] = {}
+    first_seen: dict[str, int] = {}
+    for index, entry in enumerate(raw):
+        where = f"profiles.{index}"
+        if not isinstance(entry, Mapping):
+            errors[where] = ["must be an object with name and profile"]
+            continue
+        for key in entry:
+            if key not in ("name", "profile"):
+                errors.setdefault(f"{where}.{key}", []).append("is not a known field")
+        name = entry.get("name")
+        if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+            errors.setdefault(f"{where}.name", []).append(f"must be {NAME_RULE}")
+        elif name in first_seen:
+            errors.setdefault(f"{where}.name", []).append(
+                f"duplicates profiles.{first_seen[name]}.name; names must be unique"
+            )
+        else:
+            first_seen[name] = index
+        if not isinstance(entry.get("profile"), Mapping):
+            errors.setdefault(f"{where}.profile", []).append("must be a profile object")
+    bad = unstorable_path(raw, "profiles")
+    if bad is not None:
+        errors.setdefault(bad, []).append(UNSTORABLE_MESSAGE)
+    if errors:
+        raise BatchInvalid(errors)
+    return [BatchEntry(entry["name"], entry["profile"]) for entry in raw]
+
+
+def batch_create(*, owner: AbstractBaseUser, entries: Sequence[BatchEntry]) -> Batch:
+    """Record the batch and its items, then queue it once committed.
+
+    Raises BrokerUnavailable, with nothing kept, when the broker cannot take the start message.
+    """
+    batch_id = uuid.uuid4()
+    with transaction.atomic():
+        Batch.objects.create(id=batch_id, owner=owner, total=len(entries))
+        BatchItem.objects.bulk_create(
+            (
+                BatchItem(batch_id=batch_id, position=i, name=e.name, profile=e.profile)
+                for i, e in enumerate(entries)
+            ),
+            batch_size=2000,
+        )
+        transaction.on_commit(partial(_queue_or_discard, batch_id))
+    return Batch.objects.get(id=batch_id)
+
+
+def _queue_or_discard(batch_id: uuid.UUID) -> None:
+    try:
+        batch_queue(batch_id=batch_id)
+    except BROKER_ERRORS as exc:
+        logger.warning("batch %s refused: the broker is unavailable (%s)", batch_id, exc)
+        Batch.objects.filter(id=batch_id).delete()
+        raise BrokerUnavailable(str(exc)) from exc
+
+
+def batch_queue(*, batch_id: uuid.UUID | str) -> None:
+    """Send the start message; a pending batch becomes queued."""
+    from advisor.tasks.batches import batch_start  # the tasks call this module
+
+    batch_start.delay(str(batch_id))
+    batches = Batch.objects.filter(id=batch_id)
+    batches.filter(queued_at__isnull=True).update(queued_at=timezone.now())
+    batches.filter(status=Batch.Status.PENDING).update(status=Batch.Status.QUEUED)
+
+
+def batch_start(*, batch_id: uuid.UUID | str) -> int:
+    """Queue one chunk task per group of positions that still has pending items."""
+    from advisor.tasks.batches import batch_process_chunk
+
+    Batch.objects.filter(
+        id=batch_id, status__in=(Batch.Status.PENDING, Batch.Status.QUEUED)
+    ).update(status=Batch.Status.RUNNING)
+    size = settings.BATCH_CHUNK_SIZE
+    pending = BatchItem.objects.filter(batch_id=batch_id, status=BatchItem.Status.PENDING)
+    starts = sorted({p // size * size for p in pending.values_list("position", flat=True)})
+    for first in starts:
+        batch_process_chunk.delay(str(batch_id), first, first + size)
+    if not starts:
+        batch_finish_if_done(batch_id=batch_id)
+    return len(starts)
+
+
+def batch_process_chunk(*, batch_id: uuid.UUID | str, first: int, last: int) -> int:
+    """Process the pending items at positions [first, last); returns how many this call did.
+
+    Items another worker holds are skipped (it will finish them, or roll back and leave them
+    pending for a redelivered task); items already done are never touched again.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        items = list(
+            BatchItem.objects.select_for_update(skip_locked=True)
+            .filter(batch_id=batch_id, position__gte=first, position__lt=last)
+            .filter(status=BatchItem.Status.PENDING)
+            .order_by("position")
+        )
+        results = [_process(item, now) for item in items]
+        _store_results([r for r in results if r is not None])
+        BatchItem.objects.bulk_update(
+            items, ["status", "errors", "recommendation", "attempts", "finished_at"]
+        )
+    batch_finish_if_done(batch_id=batch_id)
+    return len(items)
+
+
+def _process(item: BatchItem, now: Any) -> Result | None:
+    item.attempts += 1
+    item.finished_at = now
+    try:
+        result = recommendation_compute(profile=parse_profile(item.profile))
+    except ProfileError as problem:
+        item.status, item.errors = BatchItem.Status.FAILED, problem.errors
+        return None
+    except Exception:  # one broken profile must not stall a fleet: record it, log it
+        logger.exception("batch item %s (%s) could not be computed", item.pk, item.name)
+        item.status, item.errors = BatchItem.Status.FAILED, {"": ["internal error; logged"]}
+        return None
+    item.status, item.errors, item.recommendation_id = BatchItem.Status.DONE, None, result.id
+    return result
+
+
+def _store_results(results: Iterable[Result]) -> None:
+    """Store results as `recommendation_create` does; ids in sorted order so that two workers
+    inserting the same results cannot deadlock. One row per statement: Django's multi-row
+    insert goes through UNNEST arrays, whose quoting of large JSON is 20x slower here."""
+    unique = {result.id: result for result in results}
+    stored = Recommendation.objects.filter(id__in=unique).values_list("id", flat=True)
+    for known in stored:  # identical hosts are stored once
+        del unique[known]
+    Recommendation.objects.bulk_create(
+        [
+            Recommendation(
+                id=result.id,
+                profile=result.inputs,
+                result=result_to_dict(result),
+                ruleset_version=result.ruleset_version,
+                calibration_version=result.calibration_version or "",
+            )
+            for _, result in sorted(unique.items())
+        ],
+        ignore_conflicts=True,
+        batch_size=1,
+    )
+
+
+def batch_finish_if_done(*, batch_id: uuid.UUID | str) -> bool:
+    """Mark the batch done once no item is pending; safe to call any number of times."""
+    if BatchItem.objects.filter(batch_id=batch_id, status=BatchItem.Status.PENDING).exists():
+        return False
+    Batch.objects.filter(id=batch_id).exclude(status=Batch.Status.DONE).update(
+        status=Batch.Status.DONE, finished_at=timezone.now()
+    )
+    return True
+
+
+def batch_requeue_incomplete() -> int:
+    """Queue every batch that is not done again (duplicates are harmless); returns how many."""
+    ids = list(Batch.objects.exclude(status=Batch.Status.DONE).values_list("id", flat=True))
+    for batch_id in ids:
+        batch_queue(batch_id=batch_id)
+    if ids:
+        logger.info("requeued %d incomplete batch(es)", len(ids))
+    return len(ids)
+
+
+def batch_nudge(*, batch: Batch) -> bool:
+    """Queue a batch again when nothing has moved for BATCH_STALL_SECONDS (a lost message with
+    no worker restart to recover it); called when a client polls. True when it was queued."""
+    if batch.status == Batch.Status.DONE:
+        return False
+    moved = batch.items.aggregate(last=Max("finished_at"))["last"]
+    last = max(t for t in (moved, batch.queued_at, batch.created_at) if t is not None)
+    if (timezone.now() - last).total_seconds() < settings.BATCH_STALL_SECONDS:
+        return False
+    try:
+        batch_queue(batch_id=batch.id)
+    except BROKER_ERRORS as exc:
+        logger.warning("batch %s is stalled and the broker is unavailable (%s)", batch.id, exc)
+        return False
+    logger.info("batch %s was stalled: queued again", batch.id)
+    return True
+
+
+def batch_progress(*, batch: Batch) -> dict[str, int]:
+    """Items per status, from the database (the broker knows nothing of progress)."""
+    counts = dict(
+        batch.items.order_by()
+        .values_list("status")
+        .annotate(n=Count("id"))
+        .values_list("status", "n")
+    )
+    done = counts.get(BatchItem.Status.DONE, 0)
+    failed = counts.get(BatchItem.Status.FAILED, 0)
+    total = batch.total
+    percent = 100 if total == 0 else (done + failed) * 100 // total
+    return {
+        "total": total,
+        "done": done,
+        "failed": failed,
+        "pending": total - done - failed,
+        "percent": percent,
+    }
+
+
+# -- the archive ---------------------------------------------------------------------------------
+
+SUMMARY_COLUMNS = (
+    "name",
+    "status",
+    "recommendation_id",
+    "mycnf_file",
+    "output_refused",
+    "estimate",
+    "warnings",
+    "errors",
+    "settings",
+)
+
+
+class _Sink(io.RawIOBase):
+    """A write-only, unseekable buffer the zip is written into and drained from as it grows."""
+
+    def __init__(self) -> None:
+        self._chunks: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self._chunks.append(bytes(data))
+        return len(data)
+
+    def take(self) -> bytes:
+        data, self._chunks = b"".join(self._chunks), []
+        return data
+
+
+def batch_archive(*, batch: Batch, base_url: str = "") -> Iterator[bytes]:
+    """The batch as a zip, streamed: `<name>.cnf` for every host with a my.cnf, and summary.csv
+    with one row per host (its status, estimate, warnings, field errors or refusal)."""
+    sink, table = _Sink(), io.StringIO()
+    summary = csv.DictWriter(table, SUMMARY_COLUMNS, lineterminator="\n")
+    summary.writeheader()
+    mycnf_of: dict[str, str | OutputRefused] = {}
+    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        items = batch.items.select_related("recommendation").order_by("position")
+        for item in items.iterator(chunk_size=500):
+            row = _summary_row(item)
+            stored = item.recommendation
+            if stored is not None:
+                if stored.id not in mycnf_of:
+                    mycnf_of[stored.id] = _mycnf(stored.result, base_url)
+                text = mycnf_of[stored.id]
+                if isinstance(text, OutputRefused):
+                    row["output_refused"] = str(text)
+                else:
+                    row["mycnf_file"] = f"{item.name}.cnf"
+                    archive.writestr(row["mycnf_file"], text)
+            summary.writerow({key: _cell(value) for key, value in row.items()})
+            yield sink.take()
+        archive.writestr("summary.csv", table.getvalue())
+    yield sink.take()
+
+
+def _mycnf(stored: Mapping[str, Any], base_url: str) -> str | OutputRefused:
+    try:
+        return render(result_from_dict(stored), "mycnf", base_url=base_url)
+    except OutputRefused as refused:
+        return refused
+
+
+def _summary_row(item: BatchItem) -> dict[str, str]:
+    row = dict.fromkeys(SUMMARY_COLUMNS, "")
+    row |= {"name": item.name, "status": item.status}
+    if item.errors:
+        row["errors"] = "; ".join(
+            f"{p}: {m}" if p else m for p, ms in item.errors.items() for m in ms
+        )
+    stored = item.recommendation
+    if stored is None:
+        return row
+    result = stored.result
+    estimate = (result.get("estimate") or {}).get("recommended")
+    row |= {
+        "recommendation_id": stored.id,
+        "warnings": " | ".join(result.get("warnings") or ()),
+        "settings": "; ".join(f"{s['name']}={s['display']}" for s in result["settings"]),
+    }
+    if estimate:
+        row["estimate"] = f"{estimate['low']:g}-{estimate['high']:g} {estimate['unit']}"
+    return row
+
+
+def _cell(value: str) -> str:
+    """A spreadsheet must never read a cell as a formula."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value

@@ -1,0 +1,203 @@
+"""POST /api/v1/batches, its status and its archive (Celery eager here; tests/worker runs the
+real worker)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import zipfile
+from unittest import mock
+
+import pytest
+from kombu.exceptions import OperationalError
+
+from advisor.models import Batch, BatchItem
+from tests.rules.profiles import raw_profile
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/batches"
+
+
+def fleet(count: int = 3) -> dict:
+    return {
+        "profiles": [
+            {"name": f"db{i}.example.com", "profile": raw_profile(**{"hardware.ram_gb": 8 + i})}
+            for i in range(count)
+        ]
+    }
+
+
+@pytest.fixture
+def create(post_json, token, django_capture_on_commit_callbacks):
+    """Create a batch as the token's user and run it (eagerly) once committed."""
+
+    def run(body: dict, who: str | None = None):
+        with django_capture_on_commit_callbacks(execute=True):
+            return post_json(URL, body, token=who or token)
+
+    return run
+
+
+def path_of(url: str) -> str:
+    return url.removeprefix("http://testserver")
+
+
+def test_a_batch_needs_a_token(post_json):
+    assert post_json(URL, fleet()).status_code == 401
+
+
+def test_it_answers_202_with_the_batch_and_where_to_poll(create):
+    response = create(fleet())
+    assert response.status_code == 202
+    body = response.json()
+    assert body["total"] == 3
+    assert response["Location"] == body["url"]
+    assert body["url"].endswith(f"/api/v1/batches/{body['id']}")
+    assert BatchItem.objects.filter(batch_id=body["id"]).count() == 3
+
+
+def test_the_batch_is_recorded_before_it_is_queued(
+    post_json, token, django_capture_on_commit_callbacks
+):
+    with mock.patch("advisor.tasks.batches.batch_start.delay") as delay:
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            response = post_json(URL, fleet(), token=token)
+        assert response.status_code == 202
+        assert not delay.called  # nothing is sent inside the transaction
+        assert len(callbacks) == 1
+        callbacks[0]()  # what the commit runs
+    delay.assert_called_once_with(response.json()["id"])
+    assert Batch.objects.get(id=response.json()["id"]).status == Batch.Status.QUEUED
+
+
+def test_the_status_shows_progress_and_each_hosts_result_or_errors(create, get, token):
+    body = fleet(2)
+    body["profiles"][1]["profile"]["hardware"]["ram_gb"] = 0
+    created = create(body).json()
+    status = get(path_of(created["url"]), token=token).json()
+    assert status["status"] == "done"
+    assert status["progress"] == {"total": 2, "done": 1, "failed": 1, "pending": 0, "percent": 100}
+    ok, bad = status["items"]["results"]
+    assert ok["settings"]["innodb_buffer_pool_size"]
+    assert ok["mycnf_url"].endswith(f"/api/v1/recommendations/{ok['recommendation_id']}/mycnf")
+    assert ok["errors"] is None
+    assert bad["status"] == "failed"
+    assert list(bad["errors"]) == ["hardware.ram_gb"]
+    assert bad["recommendation_id"] is None
+
+
+def test_items_are_paginated_and_filterable(create, get, token):
+    created = create(fleet(5)).json()
+    first = get(f"{path_of(created['url'])}?page_size=2", token=token).json()["items"]
+    assert [i["position"] for i in first["results"]] == [0, 1]
+    assert first["count"] == 5
+    assert first["previous"] is None
+    second = get(path_of(first["next"]), token=token).json()["items"]
+    assert [i["position"] for i in second["results"]] == [2, 3]
+    assert (
+        get(f"{path_of(created['url'])}?status=failed", token=token).json()["items"]["count"] == 0
+    )
+    bad = get(f"{path_of(created['url'])}?page_size=100000", token=token)
+    assert bad.status_code == 400
+    assert list(bad.json()["errors"]) == ["page_size"]
+
+
+def test_a_token_sees_only_its_own_batches(create, get, other_token):
+    created = create(fleet()).json()
+    assert get(path_of(created["url"]), token=other_token).status_code == 404
+    assert get(path_of(created["archive_url"]), token=other_token).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "paths"),
+    [
+        ({"profiles": []}, ["profiles"]),
+        ({"hosts": []}, ["hosts"]),
+        ([], [""]),
+        ({"profiles": [{"name": "a b", "profile": {}}]}, ["profiles.0.name"]),
+        ({"profiles": [{"name": "db1", "profile": []}]}, ["profiles.0.profile"]),
+        ({"profiles": [{"name": "db1", "profile": {}, "x": 1}]}, ["profiles.0.x"]),
+        (
+            {"profiles": [{"name": "db1", "profile": {}}, {"name": "db1", "profile": {}}]},
+            ["profiles.1.name"],
+        ),
+    ],
+)
+def test_a_malformed_batch_is_refused_whole_naming_each_problem(post_json, token, body, paths):
+    response = post_json(URL, body, token=token)
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == paths
+    assert not Batch.objects.exists()
+
+
+def test_more_than_10000_profiles_is_413_saying_to_split(post_json, token):
+    body = {"profiles": [{"name": f"h{i}", "profile": {}} for i in range(10_001)]}
+    response = post_json(URL, body, token=token)
+    assert response.status_code == 413
+    assert "at most 10,000 profiles" in response.json()["message"]
+    assert not Batch.objects.exists()
+
+
+def test_a_body_over_10_mib_is_413_before_it_is_read(client, token):
+    body = json.dumps({"profiles": [{"name": "h", "profile": {"x": "y" * (10 * 1024 * 1024)}}]})
+    response = client.post(
+        URL, body, content_type="application/json", HTTP_AUTHORIZATION=f"Token {token}"
+    )
+    assert response.status_code == 413
+    assert "10 MiB" in response.json()["message"]
+
+
+def test_the_archive_waits_for_the_batch_with_409(post_json, get, token):
+    with mock.patch("advisor.tasks.batches.batch_start.delay"):
+        created = post_json(URL, fleet(), token=token).json()
+    response = get(path_of(created["archive_url"]), token=token)
+    assert response.status_code == 409
+    assert "not finished" in response.json()["message"]
+
+
+def test_the_archive_has_one_mycnf_per_host_and_a_summary(create, get, token):
+    body = fleet(2)
+    body["profiles"].append({"name": "old", "profile": raw_profile(**{"server.version": "5.6"})})
+    body["profiles"].append({"name": "broken", "profile": {"server": {}}})
+    created = create(body).json()
+    response = get(path_of(created["archive_url"]), token=token)
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    names = archive.namelist()
+    assert names == ["db0.example.com.cnf", "db1.example.com.cnf", "summary.csv"]
+    assert archive.read("db0.example.com.cnf").decode().startswith("# InnoDB IO Advisor")
+    rows = list(csv.DictReader(io.StringIO(archive.read("summary.csv").decode())))
+    assert [r["name"] for r in rows] == ["db0.example.com", "db1.example.com", "old", "broken"]
+    assert rows[0]["mycnf_file"] == "db0.example.com.cnf"
+    assert "innodb_io_capacity=" in rows[0]["settings"]
+    assert rows[2]["output_refused"]
+    assert not rows[2]["mycnf_file"]
+    assert rows[3]["status"] == "failed"
+    assert "hardware: is required" in rows[3]["errors"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_broker_down_refuses_the_batch_whole_with_503_and_keeps_nothing(post_json, token):
+    refused = OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+    with mock.patch("advisor.tasks.batches.batch_start.delay", side_effect=refused):
+        response = post_json(URL, fleet(), token=token)
+    assert response.status_code == 503
+    assert "refused whole" in response.json()["message"]
+    assert response["Retry-After"]
+    assert not Batch.objects.exists()
+    assert not BatchItem.objects.exists()
+
+
+@pytest.mark.parametrize("text", ["nul\u0000", "half\ud800"])
+def test_text_postgresql_cannot_store_is_a_400_naming_where(post_json, token, text):
+    body = {"profiles": [{"name": "db1", "profile": {"server": {"version": text}}}]}
+    response = post_json(URL, body, token=token)
+    assert response.status_code == 400
+    assert response.json()["errors"] == {
+        "profiles.0.profile.server.version": [
+            "must not contain NUL characters or unpaired surrogates"
+        ]
+    }
+    assert not Batch.objects.exists()

@@ -1,0 +1,58 @@
+"""The OpenAPI schema and the interactive docs, served from this host only."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_schema_is_openapi_3_with_every_endpoint(client):
+    response = client.get("/api/v1/schema", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.")
+    assert set(schema["paths"]) == {
+        "/api/v1/batches",
+        "/api/v1/batches/{batch_id}",
+        "/api/v1/batches/{batch_id}/archive",
+        "/api/v1/catalog",
+        "/api/v1/measurements",
+        "/api/v1/recommendations",
+        "/api/v1/recommendations/{recommendation_id}",
+        "/api/v1/recommendations/{recommendation_id}/mycnf",
+        "/api/v1/recommendations/{recommendation_id}/sql",
+        "/api/v1/recommendations/{recommendation_id}/udev",
+        "/api/v1/rules",
+        "/api/v1/sources",
+    }
+    create = schema["paths"]["/api/v1/recommendations"]["post"]
+    body = create["requestBody"]
+    assert body["required"] is True
+    assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Profile"}
+    assert "Profile" in schema["components"]["schemas"]
+
+
+def test_the_docs_page_loads_everything_from_this_host(client):
+    response = client.get("/api/v1/docs")
+    assert response.status_code == 200
+    html = response.content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert sources
+    assert all(s.startswith("/") for s in sources), sources
+    assert not re.search(r"<script(?![^>]*\bsrc=)", html)
+    assert "<style" not in html
+
+
+def test_the_docs_start_up_script_and_assets_are_served(client):
+    html = client.get("/api/v1/docs").content.decode()
+    script = re.findall(r'<script src="([^"]+)"', html)[-1]
+    response = client.get(script.replace("&amp;", "&"))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/javascript")
+    assert "/api/v1/schema" in response.content.decode()
+    bundle = client.get(re.findall(r'<script src="([^"]+)"', html)[0])
+    assert bundle.status_code == 200
+    bundle.close()  # a file response

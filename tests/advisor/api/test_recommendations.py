@@ -1,0 +1,164 @@
+"""POST /api/v1/recommendations and the stored recommendation's exports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from advisor.models import Recommendation
+from advisor.services import recommendation_compute
+from rules.errors import ProfileError
+from rules.render import render
+from rules.validation import parse_profile
+from tests.rules.profiles import raw_profile
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/recommendations"
+OLD_MYSQL = raw_profile(**{"server.version": "5.6.51"})
+
+
+def test_it_stores_a_recommendation_and_answers_201_with_its_id_and_permalink(post_json):
+    response = post_json(URL, raw_profile())
+    assert response.status_code == 201
+    body = response.json()
+    assert Recommendation.objects.filter(id=body["id"]).exists()
+    assert body["permalink"] == f"http://testserver/r/{body['id']}/"
+    assert response["Location"] == f"{URL}/{body['id']}"
+    assert {s["name"] for s in body["settings"]} >= {"innodb_io_capacity", "innodb_flush_method"}
+
+
+def test_store_false_computes_without_storing(post_json):
+    response = post_json(f"{URL}?store=false", raw_profile())
+    assert response.status_code == 200
+    assert response.json()["id"]
+    assert not Recommendation.objects.exists()
+
+
+def test_a_store_flag_that_is_not_a_boolean_is_refused_naming_it(post_json):
+    response = post_json(f"{URL}?store=perhaps", raw_profile())
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["store"]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "content_type", "suffix"),
+    [
+        ("mycnf", "text/plain; charset=utf-8", ".cnf"),
+        ("sql", "application/sql; charset=utf-8", ".sql"),
+        ("udev", "text/plain; charset=utf-8", ".rules"),
+    ],
+)
+def test_format_returns_the_export_itself_with_a_filename(post_json, fmt, content_type, suffix):
+    response = post_json(f"{URL}?format={fmt}&store=false", raw_profile())
+    assert response.status_code == 200
+    assert response["Content-Type"] == content_type
+    assert response["Content-Disposition"].startswith("attachment; filename=")
+    assert response["Content-Disposition"].endswith(f'{suffix}"')
+    profile = parse_profile(raw_profile())
+    expected = render(recommendation_compute(profile=profile), fmt, base_url="http://testserver")
+    assert response.content.decode() == expected
+
+
+@pytest.mark.parametrize(
+    ("accept", "starts"),
+    [("text/plain", "# InnoDB IO Advisor"), ("application/sql", "--"), ("application/json", "{")],
+)
+def test_the_accept_header_picks_the_export_too(post_json, accept, starts):
+    response = post_json(f"{URL}?store=false", raw_profile(), HTTP_ACCEPT=accept)
+    assert response.status_code == 200
+    assert response.content.decode().startswith(starts)
+
+
+def test_an_accept_header_we_cannot_meet_gets_json(post_json):
+    response = post_json(f"{URL}?store=false", raw_profile(), HTTP_ACCEPT="image/png")
+    assert response["Content-Type"] == "application/json"
+
+
+def test_an_unknown_format_is_a_400_naming_the_format_field(post_json):
+    response = post_json(f"{URL}?format=yaml", raw_profile())
+    assert response.status_code == 400
+    assert response.json()["errors"] == {"format": ["must be one of json, mycnf, sql, udev"]}
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        raw_profile(**{"hardware.ram_gb": 0}),
+        raw_profile(**{"hardware.storage.raid_level": "raid5", "hardware.storage.device_count": 2}),
+        raw_profile(**{"server.flavor": "oracle", "workload.kind": "batch"}),
+        raw_profile(**{"hardware.storage.media": "nvme"}),  # rpm given for flash
+        raw_profile(current={"variables": {"not a name!": 1}}),
+        {"server": {"flavor": "mysql"}},
+        [],
+    ],
+)
+def test_profile_errors_are_exactly_the_validation_errors(post_json, raw):
+    with pytest.raises(ProfileError) as expected:
+        parse_profile(raw)
+    response = post_json(URL, raw)
+    assert response.status_code == 400
+    body = response.json()
+    assert body["errors"] == expected.value.errors
+    assert "problem" in body["message"]
+
+
+def test_json_describes_a_refused_output_and_the_exports_answer_422(post_json):
+    response = post_json(URL, OLD_MYSQL)
+    assert response.status_code == 201
+    refused = response.json()["output_refused"]
+    assert refused
+    mycnf = post_json(f"{URL}?format=mycnf", OLD_MYSQL)
+    assert mycnf.status_code == 422
+    assert mycnf.json()["errors"] == {"server.version": [refused]}
+
+
+def test_a_stored_recommendation_reads_back_in_every_format(post_json, get):
+    created = post_json(URL, raw_profile()).json()
+    again = get(f"{URL}/{created['id']}")
+    assert again.status_code == 200
+    assert again.json() == created
+    for fmt, start in (("mycnf", "# InnoDB"), ("sql", "--"), ("udev", "#")):
+        export = get(f"{URL}/{created['id']}/{fmt}")
+        assert export.status_code == 200, export.content
+        assert export.content.decode().startswith(start)
+        assert get(f"{URL}/{created['id']}?format={fmt}").content == export.content
+
+
+def test_a_stored_old_version_refuses_mycnf_with_422(post_json, get):
+    created = post_json(URL, OLD_MYSQL).json()
+    response = get(f"{URL}/{created['id']}/mycnf")
+    assert response.status_code == 422
+    assert list(response.json()["errors"]) == ["server.version"]
+
+
+@pytest.mark.parametrize("suffix", ["", "/mycnf", "/sql", "/udev"])
+def test_an_unknown_id_is_a_404_in_the_error_shape(get, suffix):
+    response = get(f"{URL}/0123456789abcdef0123{suffix}")
+    assert response.status_code == 404
+    assert set(response.json()) == {"message", "errors"}
+
+
+def test_a_body_that_is_not_json_is_a_400(client):
+    response = client.post(URL, "{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["message"].startswith("The request body is not valid JSON")
+
+
+@pytest.mark.parametrize("body", ['{"hardware": {"ram_gb": NaN}}', "[" * 100_000 + "]" * 100_000])
+def test_bodies_python_could_choke_on_are_400_not_500(client, body):
+    assert client.post(URL, body, content_type="application/json").status_code == 400
+
+
+def test_a_form_post_is_415_saying_what_to_send(client):
+    response = client.post(URL, {"ram_gb": "8"})
+    assert response.status_code == 415
+    assert set(response.json()) == {"message", "errors"}
+
+
+def test_a_body_over_the_limit_is_413_with_the_limit_in_the_message(client, settings):
+    settings.API_MAX_BODY_BYTES = 1000
+    body = json.dumps(raw_profile(current={"mycnf": "#" * 2000}))
+    response = client.post(URL, body, content_type="application/json")
+    assert response.status_code == 413
+    assert "1000 bytes" in response.json()["message"]
