@@ -3,7 +3,8 @@
 #   make test   install what is missing, start PostgreSQL/Redis if down, lint, whole suite
 #   make lint   ruff check, ruff format --check, mypy, import-linter
 #   make golden regenerate the golden my.cnf files (review them as a diff)
-#   make bench  recommendations per second of the engine
+#   make bench  engine, page-render, API-load and batch benchmarks (each prints its figures)
+#   make calibrate  refit the throughput model and write a new versioned artifact
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -17,7 +18,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/advisor
 SERVICE_WAIT_SECONDS ?= 30
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv run system-deps services lint test golden bench
+.PHONY: help venv run system-deps services lint test golden bench calibrate
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -35,7 +36,8 @@ run: venv
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # System packages the tests boot for real, installed from Debian's archive when missing.
-SYSTEM_PACKAGES := mariadbd:mariadb-server mariadb-install-db:mariadb-server chromium:chromium
+SYSTEM_PACKAGES := mariadbd:mariadb-server mariadb-install-db:mariadb-server chromium:chromium \
+  redis-server:redis-server
 system-deps:
 	@missing=""; \
 	for pair in $(SYSTEM_PACKAGES); do \
@@ -89,5 +91,14 @@ test: venv system-deps services lint
 golden: venv
 	$(BIN)/python scripts/make_golden.py
 
-bench: venv
+# Each benchmark prints its own figures; api_load runs ~2 minutes, batch needs Redis.
+bench: venv services
+	command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/wizard_render.py
+	bash benchmarks/api_load.sh
+	$(BIN)/python benchmarks/batch.py
+
+calibrate: venv
+	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(BIN)/python manage.py calibrate

@@ -3,6 +3,11 @@
 Functions are named `<noun>_<verb>` and take keyword-only arguments (HackSoftware style).
 """
 
+from collections.abc import Mapping
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
 from django.db import transaction
 
 from advisor.models import Recommendation
@@ -12,6 +17,7 @@ from rules.engine import recommend
 from rules.profile import Profile
 from rules.render.jsonout import result_from_dict, result_to_dict
 from rules.result import Result
+from rules.validation import parse_profile
 
 
 def estimator_current() -> CalibratedEstimator | None:
@@ -44,7 +50,45 @@ def recommendation_create(*, profile: Profile) -> Result:
 def recommendation_get(*, recommendation_id: str) -> Result:
     """The stored result exactly as it was computed, even if the rules changed since.
 
+    PostgreSQL's jsonb keeps object keys in its own order; the echoed inputs are put back in
+    the engine's order so every export of a stored result is byte-identical to the CLI's.
     Raises Recommendation.DoesNotExist for an unknown id.
     """
     stored = Recommendation.objects.get(id=recommendation_id)
-    return result_from_dict(stored.result)
+    result = result_from_dict(stored.result)
+    return replace(result, inputs=engine_ordered(result.inputs, _engine_order()))
+
+
+# A profile with every optional section, whose echo gives the engine's key order.
+_REFERENCE_PROFILE = {
+    "server": {"flavor": "mysql", "version": "8.0"},
+    "hardware": {
+        "ram_gb": 1,
+        "cpu_cores": 1,
+        "storage": {
+            "media": "hdd",
+            "device_count": 1,
+            "measured_iops": {"random_read": 1, "random_write": 1},
+        },
+    },
+    "workload": {"kind": "oltp", "data_size_gb": 1, "concurrency": 1},
+    "current": {"variables": {"sync_binlog": "1"}},
+}
+
+
+@cache
+def _engine_order() -> dict[str, Any]:
+    return parse_profile(_REFERENCE_PROFILE).raw
+
+
+def engine_ordered(stored: Mapping[str, Any], reference: Mapping[str, Any]) -> dict[str, Any]:
+    """`stored` with the keys `reference` knows first, in its order; the rest sorted, as the
+    engine echoes pasted variables sorted."""
+    known = [k for k in reference if k in stored]
+    ordered: dict[str, Any] = {}
+    for key in [*known, *sorted(k for k in stored if k not in reference)]:
+        value, model = stored[key], reference.get(key)
+        if isinstance(value, Mapping) and isinstance(model, Mapping):
+            value = engine_ordered(value, model)
+        ordered[key] = value
+    return ordered

@@ -10,5 +10,4 @@ urlpatterns = [
     path("calibration/", include("advisor.calibration_ui.urls")),
     path("batches/", include("advisor.batches_ui.urls")),
     path("", include("advisor.wizard.urls")),
-    path("", views.index, name="index"),
 ]

@@ -2,15 +2,9 @@ import logging
 
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, JsonResponse
-from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 
 logger = logging.getLogger(__name__)
-
-
-@require_GET
-def index(request: HttpRequest) -> TemplateResponse:
-    return TemplateResponse(request, "advisor/index.html")
 
 
 @require_GET

@@ -189,10 +189,10 @@ def _check_raid(level: RaidLevel, count: int, errors: _Collector) -> None:
         errors.add(path, f"none fits a single device; {count} devices need a RAID level")
         return
     need = RAID_MIN_DEVICES[level]
-    even = " even" if level in RAID_NEEDS_EVEN else ""
+    article = "an even" if level in RAID_NEEDS_EVEN else "a"
     if count < need or (level in RAID_NEEDS_EVEN and count % 2):
         errors.add(
-            path, f"{level.value} needs an{even} device count of at least {need}; got {count}"
+            path, f"{level.value} needs {article} device count of at least {need}; got {count}"
         )
 
 
@@ -284,5 +284,9 @@ def _echo(values: dict[str, Any], storage: Storage, current: Current | None) -> 
     echo["hardware"]["storage"]["measured_iops"] = (
         {"random_read": iops.random_read, "random_write": iops.random_write} if iops else None
     )
-    echo["current"] = None if current is None else {"origin": current.origin, **current.variables}
+    echo["current"] = (
+        None
+        if current is None
+        else {"origin": current.origin, **dict(sorted(current.variables.items()))}
+    )
     return echo

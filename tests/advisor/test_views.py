@@ -63,3 +63,10 @@ def test_a_missing_page_gets_our_404_template(client, path):
     html = response.content.decode()
     assert "Page not found" in html
     assert path in html
+
+
+@pytest.mark.django_db
+def test_an_oversized_paste_gets_our_400_page_not_a_500(client) -> None:
+    response = client.post("/wizard/current/", {"current_text": "x" * (5 * 1024 * 1024)})
+    assert response.status_code == 400
+    assert b"That request was not accepted" in response.content

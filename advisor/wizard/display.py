@@ -1,0 +1,171 @@
+"""What the result page shows, prepared from a `Result`: rows, texts, the chart and the exports.
+
+Templates stay free of logic; nothing here computes a recommendation, it only formats one.
+"""
+
+from dataclasses import dataclass
+
+from django.utils.safestring import SafeString
+
+from advisor.wizard.chart import Bar, describe, interval_chart
+from rules.bibliography import source
+from rules.errors import OutputRefused
+from rules.render import FORMATS, filename_for, render
+from rules.render.mycnf import config_value
+from rules.result import Change, Effect, Estimates, Evidence, Result, Setting
+from rules.units import bytes_for_config
+
+CHANGE_LABELS = {
+    Change.RAISE: "↑ raise",
+    Change.LOWER: "↓ lower",
+    Change.KEEP: "= keep",
+    Change.CHANGE: "≠ change",
+}
+SHOWN_FORMATS = ("mycnf", "sql", "udev")  # shown in copyable blocks; JSON is a download only
+FORMAT_LABELS = {"mycnf": "my.cnf", "sql": "SQL", "udev": "udev rules", "json": "JSON"}
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceRow:
+    key: str
+    citation: str
+    finding: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettingRow:
+    name: str
+    value: str
+    current: str
+    current_is_default: bool
+    change: str  # "raise" | "lower" | "keep" | "change" | ""
+    change_label: str
+    reason: str
+    explanation: str
+    evidence: tuple[EvidenceRow, ...]
+    effect: str
+    dynamic: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OsRow:
+    name: str
+    value: str
+    devices: str
+    explanation: str
+    evidence: tuple[EvidenceRow, ...]
+    commands: str
+    persist: str
+    persist_path: str
+    current: str
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    fmt: str
+    label: str
+    filename: str
+    text: str  # empty when refused
+    refused: str
+
+
+@dataclass(frozen=True, slots=True)
+class EstimatePanel:
+    svg: SafeString
+    text: str
+    outside: bool  # some interval lies outside the calibration data
+
+
+def short_citation(key: str) -> str:
+    try:
+        entry = source(key)
+    except KeyError:
+        return key
+    year = (entry.date or "n.d.")[:4]
+    return f"{entry.author} ({year}), “{entry.title}”"
+
+
+def evidence_rows(evidence: tuple[Evidence, ...]) -> tuple[EvidenceRow, ...]:
+    return tuple(EvidenceRow(e.source, short_citation(e.source), e.finding) for e in evidence)
+
+
+def effect_text(effect: Effect | None) -> str:
+    if effect is None:
+        return ""
+    return f"{effect.low_pct:+.0f}% to {effect.high_pct:+.0f}% throughput"
+
+
+def current_text(setting: Setting) -> str:
+    """The current value, sizes in my.cnf spelling (134217728 reads as 128M)."""
+    current = setting.current or ""
+    if setting.kind == "bytes" and current.isdigit() and len(current) < 25:
+        return bytes_for_config(int(current))
+    return current
+
+
+def setting_rows(result: Result) -> tuple[SettingRow, ...]:
+    return tuple(
+        SettingRow(
+            name=s.name,
+            value=config_value(s),
+            current=current_text(s),
+            current_is_default=s.current_is_default,
+            change=s.change.value if s.change else "",
+            change_label=CHANGE_LABELS.get(s.change, "") if s.change else "",
+            reason=s.reason,
+            explanation=s.explanation,
+            evidence=evidence_rows(s.evidence),
+            effect=effect_text(s.effect),
+            dynamic=s.dynamic,
+        )
+        for s in result.settings
+    )
+
+
+def os_rows(result: Result) -> tuple[OsRow, ...]:
+    return tuple(
+        OsRow(
+            name=item.name,
+            value=item.value,
+            devices=item.devices,
+            explanation=item.explanation,
+            evidence=evidence_rows(item.evidence),
+            commands="\n".join(item.commands),
+            persist=item.persist.rstrip("\n"),
+            persist_path=item.persist_path,
+            current=item.current or "",
+        )
+        for item in result.os
+    )
+
+
+def exports(result: Result, *, base_url: str) -> tuple[Export, ...]:
+    """Every download, with its text for the copy blocks (not JSON); refused ones say why."""
+    items = []
+    for fmt in ("mycnf", "sql", "udev", "json"):
+        text, refused = "", ""
+        try:
+            if fmt in SHOWN_FORMATS:  # JSON is never refused
+                text = render(result, fmt, base_url=base_url)
+        except OutputRefused as problem:
+            refused = str(problem)
+        items.append(Export(fmt, FORMAT_LABELS[fmt], filename_for(result, fmt), text, refused))
+    assert {item.fmt for item in items} == set(FORMATS)
+    return tuple(items)
+
+
+def estimate_bars(estimates: Estimates | None, *, label: str = "Recommended") -> list[Bar]:
+    if estimates is None:
+        return []
+    bars = [Bar(label, estimates.recommended, "recommended")]
+    if estimates.current is not None:
+        bars.insert(0, Bar("Current", estimates.current, "current"))
+    return bars
+
+
+def estimate_panel(bars: list[Bar], *, chart_id: str, title: str) -> EstimatePanel | None:
+    if not bars:
+        return None
+    svg = interval_chart(bars, chart_id=chart_id, title=title)
+    outside = any(not bar.estimate.in_domain for bar in bars)
+    return EstimatePanel(svg, describe(bars), outside)

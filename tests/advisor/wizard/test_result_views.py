@@ -1,0 +1,230 @@
+"""The result page at its permalink, its downloads, the what-if comparison and the sources."""
+
+import io
+import json
+import re
+
+import pytest
+from django.core.management import call_command
+
+from advisor.models import Recommendation
+from advisor.wizard.presets import PRESETS
+from rules.bibliography import all_sources
+from rules.render import CONTENT_TYPES, FORMATS
+from rules.render.jsonout import result_to_dict
+from tests.advisor.wizard.helpers import EXAMPLE_PROFILE, HTMX, complete_wizard
+from tests.rules.render.fixtures import mysql57_result, mysql80_result, refused_result
+
+pytestmark = pytest.mark.django_db
+
+
+def store(result) -> str:
+    Recommendation.objects.create(
+        id=result.id,
+        profile=result.inputs,
+        result=result_to_dict(result),
+        ruleset_version=result.ruleset_version,
+        calibration_version=result.calibration_version or "",
+    )
+    return result.permalink
+
+
+def cli_output(profile: dict, fmt: str, tmp_path) -> str:
+    path = tmp_path / "profile.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    out = io.StringIO()
+    call_command(
+        "recommend", str(path), "--format", fmt, "--base-url", "http://testserver", stdout=out
+    )
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.slug)
+def test_a_preset_gives_a_full_result_in_one_click(client, preset):
+    response = client.post(f"/presets/{preset.slug}/")
+    assert response.status_code == 302
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    html = page.content.decode()
+    for name in ("innodb_io_capacity", "innodb_buffer_pool_size", "innodb_flush_log_at_trx_commit"):
+        assert f"<code>{name}</code>" in html
+
+
+def test_a_preset_can_be_opened_in_the_wizard_instead(client):
+    response = client.post("/presets/single-hdd/", {"go": "edit"})
+    assert response["Location"] == "/wizard/server/"
+    assert 'value="10.11"' in client.get("/wizard/server/").content.decode()
+    assert Recommendation.objects.count() == 0
+
+
+def test_an_unknown_preset_is_not_found(client):
+    assert client.post("/presets/mainframe/").status_code == 404
+
+
+def test_the_settings_table_shows_value_reason_explanation_evidence_and_effect(client):
+    result = mysql80_result()
+    html = client.get(store(result)).content.decode()
+    row = html.split('id="setting-innodb_io_capacity"', 1)[1].split("</tr>", 1)[0]
+    assert "<code>1600</code>" in row
+    assert "<code>200</code>" in row  # current
+    assert "↑ raise" in row
+    assert "<details>" in row
+    reason = "Background flushing may use about the 1,600 random writes/s of\n8 × 15k disks."
+    assert f"<summary>{reason}</summary>" in row
+    assert "Why innodb_io_capacity has this value on this machine." in row
+    assert 'href="/sources/#callaghan-2009-2disk"' in row
+    assert "Finding behind innodb_io_capacity." in row
+    assert "+5% to +20% throughput against the current value" in row
+
+
+def test_the_estimate_is_drawn_with_the_current_one_beside_it(client):
+    html = client.get(store(mysql80_result())).content.decode()
+    chart = html.split('<section id="estimate"', 1)[1].split("</section>", 1)[0]
+    assert '<svg class="chart"' in chart
+    assert "band--current" in chart
+    assert "band--recommended" in chart
+    assert "NOTPM (80% prediction interval)" in chart
+    assert "Recommended: 5,200 to 9,100 NOTPM (80% interval), bottleneck random reads" in chart
+    assert "outside the published measurements" in chart  # the current interval is out of domain
+
+
+def test_without_an_estimate_the_page_says_so_plainly(client):
+    html = client.get(store(mysql57_result())).content.decode()
+    assert "No estimate yet" in html
+    assert '<svg class="chart"' not in html
+    assert "not estimated yet" in html  # each setting's effect
+
+
+def test_the_os_section_has_copyable_commands_and_persistence(client):
+    html = client.get(store(mysql80_result())).content.decode()
+    section = html.split('<section id="os"', 1)[1].split("</section>", 1)[0]
+    assert "echo mq-deadline &gt; /sys/block/sdX/queue/scheduler" in section
+    assert "/etc/udev/rules.d/60-innodb-io-advisor.rules" in section
+    assert 'data-copy-target="os-1-commands" hidden' in section
+
+
+def test_warnings_are_listed(client):
+    html = client.get(store(mysql80_result())).content.decode()
+    assert "RAM is smaller than the data:\nexpect reads from disk." in html
+
+
+def test_the_page_shows_what_was_stored_even_after_the_rules_change(client):
+    result = mysql80_result()
+    store(result)
+    stored = Recommendation.objects.get(id=result.id)
+    stored.result["settings"][0]["value"] = 1234
+    stored.result["ruleset_version"] = "2001.1"
+    stored.save()
+    html = client.get(result.permalink).content.decode()
+    assert "<code>1234</code>" in html
+    assert "Ruleset 2001.1" in html
+
+
+def test_an_unknown_permalink_gets_the_404_page(client):
+    response = client.get("/r/0000000000000000dead/")
+    assert response.status_code == 404
+    assert "No result is stored under this permalink" in response.content.decode()
+    assert client.get("/r/0000000000000000dead/download/mycnf").status_code == 404
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_download_equals_the_cli_output_for_the_same_profile(client, tmp_path, fmt):
+    permalink = complete_wizard(client)
+    response = client.get(f"{permalink}download/{fmt}")
+    assert response.status_code == 200
+    assert response["Content-Type"] == CONTENT_TYPES[fmt]
+    result_id = permalink.split("/")[2]
+    filename = {
+        "json": f"innodb-io-advisor-{result_id}.json",
+        "mycnf": f"innodb-io-advisor-{result_id}.cnf",
+        "sql": f"innodb-io-advisor-{result_id}.sql",
+        "udev": "60-innodb-io-advisor.rules",
+    }[fmt]
+    assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
+    assert response.content.decode() == cli_output(EXAMPLE_PROFILE, fmt, tmp_path)
+
+
+def test_an_unknown_format_is_not_found(client):
+    assert client.get(store(mysql80_result()) + "download/xlsx").status_code == 404
+
+
+def test_a_refused_export_explains_itself(client):
+    permalink = store(refused_result())
+    response = client.get(permalink + "download/mycnf")
+    assert response.status_code == 409
+    assert "my.cnf and SQL are written for MySQL 5.7" in response.content.decode()
+    page = client.get(permalink).content.decode()
+    assert "Not written for this server" in page
+    assert f'href="{permalink}download/mycnf"' not in page
+    assert client.get(permalink + "download/json").status_code == 200
+
+
+def test_the_exports_are_shown_in_copyable_blocks(client):
+    html = client.get(store(mysql80_result())).content.decode()
+    for fmt in ("mycnf", "sql", "udev"):
+        assert f'<code id="export-{fmt}">' in html
+        assert f'data-copy-target="export-{fmt}" hidden' in html
+
+
+def test_a_what_if_swapped_by_htmx_renders_only_the_comparison(client):
+    permalink = store(mysql80_result())
+    response = client.get(permalink, {"whatif": "ram"}, **HTMX)
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="whatif"')
+    assert "<html" not in html
+    assert 'id="settings"' not in html
+    assert "This machine against: Twice the RAM (128 GB)" in html
+    assert 'value="ram" aria-pressed="true"' in html
+    assert "innodb_buffer_pool_size" in html
+
+
+def test_a_what_if_without_javascript_is_the_whole_page_with_the_comparison(client):
+    permalink = store(mysql80_result())
+    html = client.get(permalink, {"whatif": "ssd"}).content.decode()
+    assert "<html" in html
+    assert "This machine against: SSD instead of HDD" in html
+    assert f'action="{permalink}#whatif"' in html
+
+
+def test_an_unknown_what_if_shows_no_comparison(client):
+    html = client.get(store(mysql80_result()), {"whatif": "x" * 5000}).content.decode()
+    assert 'class="comparison"' not in html
+
+
+def test_a_what_if_variant_can_be_kept_as_a_result_of_its_own(client):
+    permalink = store(mysql80_result())
+    response = client.post(permalink + "what-if/", {"whatif": "ram"})
+    assert re.fullmatch(r"/r/[0-9a-f]{20}/", response["Location"])
+    assert response["Location"] != permalink
+    assert client.get(response["Location"]).status_code == 200
+    assert client.post(permalink + "what-if/", {"whatif": "nope"})["Location"] == permalink
+
+
+def test_change_the_inputs_reopens_the_wizard_with_them(client):
+    permalink = store(mysql80_result())
+    response = client.post(permalink + "edit/")
+    assert response["Location"] == "/wizard/server/"
+    assert 'value="64"' in client.get("/wizard/hardware/").content.decode()
+    assert "innodb_io_capacity = 200" in client.get("/wizard/current/").content.decode()
+
+
+def test_the_sources_page_lists_every_entry_with_an_anchor(client):
+    html = client.get("/sources/").content.decode()
+    for entry in all_sources():
+        assert f'id="{entry.key}"' in html
+    assert "cited by" in html
+    assert "<code>io-capacity-from-array-iops</code>" in html or "io-capacity" in html
+
+
+def test_every_evidence_link_points_at_an_entry_of_the_sources_page(client):
+    html = client.get(store(mysql80_result())).content.decode()
+    keys = set(re.findall(r'href="/sources/#([a-z0-9-]+)"', html))
+    assert keys
+    assert keys <= {entry.key for entry in all_sources()}
+
+
+def test_the_json_download_with_a_pasted_config_equals_the_cli_output(client, tmp_path):
+    paste = "[mysqld]\ninnodb_io_capacity = 200\n"
+    permalink = complete_wizard(client, current_text=paste)
+    body = client.get(f"{permalink}download/json").content.decode()
+    assert body == cli_output({**EXAMPLE_PROFILE, "current": {"mycnf": paste}}, "json", tmp_path)
