@@ -24,16 +24,20 @@ TESTING = "pytest" in sys.modules
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
 _DEV_DEFAULTS = DEBUG or TESTING
+# manage.py sets this for commands that only compute and print (`recommend`): they sign nothing
+# and serve no host, so they run on a bare shell without a secret key or allowed hosts.
+OFFLINE_COMMAND = env_bool("ADVISOR_OFFLINE_COMMAND", default=False)
+_NO_SECRETS_NEEDED = _DEV_DEFAULTS or OFFLINE_COMMAND
 
 _DEV_SECRET_KEY = "django-insecure-dev-only-key-never-use-in-production"
 SECRET_KEY = env_str(
     "DJANGO_SECRET_KEY",
-    default=_DEV_SECRET_KEY if _DEV_DEFAULTS else None,
+    default=_DEV_SECRET_KEY if _NO_SECRETS_NEEDED else None,
     accepts="a long random string (required when DJANGO_DEBUG is off)",
 )
 ALLOWED_HOSTS = env_list(
     "DJANGO_ALLOWED_HOSTS",
-    default=["localhost", "127.0.0.1"] if _DEV_DEFAULTS else None,
+    default=["localhost", "127.0.0.1"] if _NO_SECRETS_NEEDED else None,
     accepts="comma-separated host names (required when DJANGO_DEBUG is off)",
 )
 CSRF_TRUSTED_ORIGINS = env_list(

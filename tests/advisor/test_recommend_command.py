@@ -18,7 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def _run(
     *args: str, stdin: bytes | None = None, hash_seed: str = "0"
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DJANGO_DEBUG": "1", "PYTHONHASHSEED": hash_seed}
+    # A bare shell: no DJANGO_DEBUG, no secret key, no allowed hosts.
+    bare = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_"))}
+    env = {**bare, "PYTHONHASHSEED": hash_seed}
     completed = subprocess.run(
         [sys.executable, "manage.py", "recommend", *args],
         cwd=ROOT,
