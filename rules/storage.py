@@ -1,6 +1,7 @@
 """The storage model: from the described array to random read/write IOPS and commits per second."""
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rules.devices import (
     BBU_FSYNC_PER_S,
@@ -34,6 +35,7 @@ def device_facts(storage: Storage) -> DeviceFacts:
     return FLASH[(storage.media, storage.flash_class or FlashClass.ENTERPRISE)]
 
 
+@lru_cache(maxsize=1024)
 def array_capability(storage: Storage) -> ArrayCapability:
     """Combine one device's facts with the RAID level, the device count and the controller cache."""
     device = device_facts(storage)
