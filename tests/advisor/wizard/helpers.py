@@ -5,6 +5,8 @@ from pathlib import Path
 
 from django.test import Client
 
+from tests.rules.profiles import EXAMPLE
+
 ANSWERS: dict[str, dict[str, str]] = {
     "server": {"flavor": "mysql", "version": "8.0.36"},
     "hardware": {"ram_gb": "64", "cpu_cores": "16", "kernel": "5.15"},
@@ -29,31 +31,7 @@ ANSWERS: dict[str, dict[str, str]] = {
 }
 
 # The same machine as the JSON a client sends to the API or the CLI reads.
-EXAMPLE_PROFILE = {
-    "server": {"flavor": "mysql", "version": "8.0.36"},
-    "hardware": {
-        "ram_gb": 64,
-        "cpu_cores": 16,
-        "storage": {
-            "media": "hdd",
-            "rpm": 15000,
-            "device_count": 8,
-            "raid_level": "raid10",
-            "controller_cache": "write_back_bbu",
-            "measured_iops": None,
-        },
-        "filesystem": "xfs",
-        "kernel": "5.15",
-    },
-    "workload": {
-        "kind": "oltp",
-        "data_size_gb": 200,
-        "concurrency": 64,
-        "durability": "full",
-        "recovery_target_minutes": None,
-    },
-    "current": None,
-}
+EXAMPLE_PROFILE = EXAMPLE
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 GOLDEN_PROFILES = Path(__file__).resolve().parents[2] / "golden" / "profiles"
