@@ -12,11 +12,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from calibration.artifact import load_latest
+from calibration.estimator import CalibratedEstimator
 from rules.engine import recommend
 from rules.render.mycnf import render_mycnf
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
 
+_CALIBRATION = load_latest()
+ESTIMATOR = CalibratedEstimator(_CALIBRATION) if _CALIBRATION is not None else None
 ROUNDS = 5
 PER_ROUND = 2000
 SCENARIOS = {
@@ -34,12 +38,12 @@ SCENARIOS = {
 }
 
 
-def per_second(raw: dict[str, object], *, render: bool) -> float:
+def per_second(raw: dict[str, object], *, render: bool, estimator: object = None) -> float:
     rates = []
     for _ in range(ROUNDS):
         start = time.perf_counter()
         for _ in range(PER_ROUND):
-            result = recommend(parse_profile(raw))
+            result = recommend(parse_profile(raw), estimator=estimator)  # type: ignore[arg-type]
             if render:
                 render_mycnf(result)
         rates.append(PER_ROUND / (time.perf_counter() - start))
@@ -54,7 +58,11 @@ def main() -> None:
     for name, raw in SCENARIOS.items():
         plain = per_second(raw, render=False)
         rendered = per_second(raw, render=True)
-        print(f"  {name}: {plain:,.0f} recommendations/s; {rendered:,.0f}/s with my.cnf")
+        estimated = per_second(raw, render=False, estimator=ESTIMATOR)
+        print(
+            f"  {name}: {plain:,.0f} recommendations/s; {rendered:,.0f}/s with my.cnf; "
+            f"{estimated:,.0f}/s with the calibrated estimate and effects"
+        )
 
 
 if __name__ == "__main__":
