@@ -3,6 +3,7 @@
 #   make test   install what is missing, start PostgreSQL/Redis if down, lint, whole suite
 #   make lint   ruff check, ruff format --check, mypy, import-linter
 #   make golden regenerate the golden my.cnf files (review them as a diff)
+#   make screenshots  refresh docs/screenshots from a real browser run
 #   make bench  engine, page-render, API-load and batch benchmarks (each prints its figures)
 #   make calibrate  refit the throughput model and write a new versioned artifact
 
@@ -18,7 +19,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/advisor
 SERVICE_WAIT_SECONDS ?= 30
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help venv run system-deps services lint test golden bench calibrate
+.PHONY: help venv run system-deps services lint test golden bench calibrate screenshots
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -87,6 +88,11 @@ lint: venv
 
 test: venv system-deps services lint
 	DATABASE_URL=$(TEST_DATABASE_URL) $(BIN)/pytest
+
+# Refresh the README's screenshots from a real browser run; look at them before committing.
+screenshots: venv system-deps services
+	ADVISOR_SCREENSHOTS_DIR=docs/screenshots DATABASE_URL=$(TEST_DATABASE_URL) \
+	  $(BIN)/pytest tests/browser -q
 
 golden: venv
 	$(BIN)/python scripts/make_golden.py
