@@ -19,11 +19,21 @@ from rules.render.jsonout import result_from_dict, result_to_dict
 from rules.result import Result
 from rules.validation import parse_profile
 
+_ESTIMATORS: dict[str, CalibratedEstimator] = {}
+
 
 def estimator_current() -> CalibratedEstimator | None:
-    """The estimator of the newest calibration artifact, or None before the first fit."""
+    """The estimator of the newest calibration artifact, or None before the first fit.
+
+    One estimator per calibration version, so its derived tables are built once, not per request.
+    """
     calibration = load_latest()
-    return CalibratedEstimator(calibration) if calibration is not None else None
+    if calibration is None:
+        return None
+    estimator = _ESTIMATORS.get(calibration.version)
+    if estimator is None:
+        estimator = _ESTIMATORS[calibration.version] = CalibratedEstimator(calibration)
+    return estimator
 
 
 def recommendation_compute(*, profile: Profile) -> Result:
