@@ -15,13 +15,10 @@ Broker down when a batch is created: the batch is refused whole. Its rows are de
 
 from __future__ import annotations
 
-import csv
-import io
 import logging
 import re
 import uuid
-import zipfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -33,10 +30,9 @@ from django.db.models import Count, Max
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
-from advisor.models import Batch, BatchItem, Recommendation
-from advisor.services import recommendation_compute
-from rules.errors import OutputRefused, ProfileError
-from rules.render import render, result_from_dict, result_to_dict
+from advisor.models import Batch, BatchItem
+from advisor.services import recommendation_compute, recommendation_create_many
+from rules.errors import ProfileError
 from rules.result import Result
 from rules.validation import parse_profile
 
@@ -202,7 +198,7 @@ def batch_process_chunk(*, batch_id: uuid.UUID | str, first: int, last: int) -> 
             .order_by("position")
         )
         results = [_process(item, now) for item in items]
-        _store_results([r for r in results if r is not None])
+        recommendation_create_many(results=[r for r in results if r is not None])
         BatchItem.objects.bulk_update(
             items, ["status", "errors", "recommendation", "attempts", "finished_at"]
         )
@@ -224,30 +220,6 @@ def _process(item: BatchItem, now: Any) -> Result | None:
         return None
     item.status, item.errors, item.recommendation_id = BatchItem.Status.DONE, None, result.id
     return result
-
-
-def _store_results(results: Iterable[Result]) -> None:
-    """Store results as `recommendation_create` does; ids in sorted order so that two workers
-    inserting the same results cannot deadlock. One row per statement: Django's multi-row
-    insert goes through UNNEST arrays, whose quoting of large JSON is 20x slower here."""
-    unique = {result.id: result for result in results}
-    stored = Recommendation.objects.filter(id__in=unique).values_list("id", flat=True)
-    for known in stored:  # identical hosts are stored once
-        del unique[known]
-    Recommendation.objects.bulk_create(
-        [
-            Recommendation(
-                id=result.id,
-                profile=result.inputs,
-                result=result_to_dict(result),
-                ruleset_version=result.ruleset_version,
-                calibration_version=result.calibration_version or "",
-            )
-            for _, result in sorted(unique.items())
-        ],
-        ignore_conflicts=True,
-        batch_size=1,
-    )
 
 
 def batch_finish_if_done(*, batch_id: uuid.UUID | str) -> bool:
@@ -307,97 +279,3 @@ def batch_progress(*, batch: Batch) -> dict[str, int]:
         "pending": total - done - failed,
         "percent": percent,
     }
-
-
-# -- the archive ---------------------------------------------------------------------------------
-
-SUMMARY_COLUMNS = (
-    "name",
-    "status",
-    "recommendation_id",
-    "mycnf_file",
-    "output_refused",
-    "estimate",
-    "warnings",
-    "errors",
-    "settings",
-)
-
-
-class _Sink(io.RawIOBase):
-    """A write-only, unseekable buffer the zip is written into and drained from as it grows."""
-
-    def __init__(self) -> None:
-        self._chunks: list[bytes] = []
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, data: Any) -> int:
-        self._chunks.append(bytes(data))
-        return len(data)
-
-    def take(self) -> bytes:
-        data, self._chunks = b"".join(self._chunks), []
-        return data
-
-
-def batch_archive(*, batch: Batch, base_url: str = "") -> Iterator[bytes]:
-    """The batch as a zip, streamed: `<name>.cnf` for every host with a my.cnf, and summary.csv
-    with one row per host (its status, estimate, warnings, field errors or refusal)."""
-    sink, table = _Sink(), io.StringIO()
-    summary = csv.DictWriter(table, SUMMARY_COLUMNS, lineterminator="\n")
-    summary.writeheader()
-    mycnf_of: dict[str, str | OutputRefused] = {}
-    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        items = batch.items.select_related("recommendation").order_by("position")
-        for item in items.iterator(chunk_size=500):
-            row = _summary_row(item)
-            stored = item.recommendation
-            if stored is not None:
-                if stored.id not in mycnf_of:
-                    mycnf_of[stored.id] = _mycnf(stored.result, base_url)
-                text = mycnf_of[stored.id]
-                if isinstance(text, OutputRefused):
-                    row["output_refused"] = str(text)
-                else:
-                    row["mycnf_file"] = f"{item.name}.cnf"
-                    archive.writestr(row["mycnf_file"], text)
-            summary.writerow({key: _cell(value) for key, value in row.items()})
-            yield sink.take()
-        archive.writestr("summary.csv", table.getvalue())
-    yield sink.take()
-
-
-def _mycnf(stored: Mapping[str, Any], base_url: str) -> str | OutputRefused:
-    try:
-        return render(result_from_dict(stored), "mycnf", base_url=base_url)
-    except OutputRefused as refused:
-        return refused
-
-
-def _summary_row(item: BatchItem) -> dict[str, str]:
-    row = dict.fromkeys(SUMMARY_COLUMNS, "")
-    row |= {"name": item.name, "status": item.status}
-    if item.errors:
-        row["errors"] = "; ".join(
-            f"{p}: {m}" if p else m for p, ms in item.errors.items() for m in ms
-        )
-    stored = item.recommendation
-    if stored is None:
-        return row
-    result = stored.result
-    estimate = (result.get("estimate") or {}).get("recommended")
-    row |= {
-        "recommendation_id": stored.id,
-        "warnings": " | ".join(result.get("warnings") or ()),
-        "settings": "; ".join(f"{s['name']}={s['display']}" for s in result["settings"]),
-    }
-    if estimate:
-        row["estimate"] = f"{estimate['low']:g}-{estimate['high']:g} {estimate['unit']}"
-    return row
-
-
-def _cell(value: str) -> str:
-    """A spreadsheet must never read a cell as a formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value

@@ -3,7 +3,7 @@
 Functions are named `<noun>_<verb>` and take keyword-only arguments (HackSoftware style).
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from functools import cache
 from typing import Any
@@ -55,6 +55,33 @@ def recommendation_create(*, profile: Profile) -> Result:
             },
         )
     return result
+
+
+def recommendation_create_many(*, results: Iterable[Result]) -> None:
+    """Store computed results as `recommendation_create` does, a fleet's worth at once.
+
+    Ids go in sorted order so that two workers inserting the same results cannot deadlock.
+    One row per statement: Django's multi-row insert goes through UNNEST arrays, whose quoting
+    of large JSON is 20x slower here.
+    """
+    unique = {result.id: result for result in results}
+    stored = Recommendation.objects.filter(id__in=unique).values_list("id", flat=True)
+    for known in stored:  # identical hosts are stored once
+        del unique[known]
+    Recommendation.objects.bulk_create(
+        [
+            Recommendation(
+                id=result.id,
+                profile=result.inputs,
+                result=result_to_dict(result),
+                ruleset_version=result.ruleset_version,
+                calibration_version=result.calibration_version or "",
+            )
+            for _, result in sorted(unique.items())
+        ],
+        ignore_conflicts=True,
+        batch_size=1,
+    )
 
 
 def recommendation_get(*, recommendation_id: str) -> Result:

@@ -13,11 +13,11 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
+from advisor.batch_archive import batch_archive
 from advisor.batches import (
     BatchInvalid,
     BatchTooLarge,
     BrokerUnavailable,
-    batch_archive,
     batch_create,
     batch_entries_check,
     batch_progress,

@@ -27,10 +27,10 @@ from advisor.api.serializers.batches import (
     BatchOutput,
 )
 from advisor.api.views.recommendations import base_url
+from advisor.batch_archive import batch_archive
 from advisor.batches import (
     BatchTooLarge,
     BrokerUnavailable,
-    batch_archive,
     batch_create,
     batch_nudge,
     batch_progress,

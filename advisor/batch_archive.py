@@ -1,0 +1,104 @@
+"""The batch archive: one my.cnf per host and a CSV summary, streamed as a zip."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from advisor.models import Batch, BatchItem
+from rules.errors import OutputRefused
+from rules.render import render, result_from_dict
+
+SUMMARY_COLUMNS = (
+    "name",
+    "status",
+    "recommendation_id",
+    "mycnf_file",
+    "output_refused",
+    "estimate",
+    "warnings",
+    "errors",
+    "settings",
+)
+
+
+class _Sink(io.RawIOBase):
+    """A write-only, unseekable buffer the zip is written into and drained from as it grows."""
+
+    def __init__(self) -> None:
+        self._chunks: list[bytes] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self._chunks.append(bytes(data))
+        return len(data)
+
+    def take(self) -> bytes:
+        data, self._chunks = b"".join(self._chunks), []
+        return data
+
+
+def batch_archive(*, batch: Batch, base_url: str = "") -> Iterator[bytes]:
+    """The batch as a zip, streamed: `<name>.cnf` for every host with a my.cnf, and summary.csv
+    with one row per host (its status, estimate, warnings, field errors or refusal)."""
+    sink, table = _Sink(), io.StringIO()
+    summary = csv.DictWriter(table, SUMMARY_COLUMNS, lineterminator="\n")
+    summary.writeheader()
+    mycnf_of: dict[str, str | OutputRefused] = {}
+    with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        items = batch.items.select_related("recommendation").order_by("position")
+        for item in items.iterator(chunk_size=500):
+            row = _summary_row(item)
+            stored = item.recommendation
+            if stored is not None:
+                if stored.id not in mycnf_of:
+                    mycnf_of[stored.id] = _mycnf(stored.result, base_url)
+                text = mycnf_of[stored.id]
+                if isinstance(text, OutputRefused):
+                    row["output_refused"] = str(text)
+                else:
+                    row["mycnf_file"] = f"{item.name}.cnf"
+                    archive.writestr(row["mycnf_file"], text)
+            summary.writerow({key: _cell(value) for key, value in row.items()})
+            yield sink.take()
+        archive.writestr("summary.csv", table.getvalue())
+    yield sink.take()
+
+
+def _mycnf(stored: Mapping[str, Any], base_url: str) -> str | OutputRefused:
+    try:
+        return render(result_from_dict(stored), "mycnf", base_url=base_url)
+    except OutputRefused as refused:
+        return refused
+
+
+def _summary_row(item: BatchItem) -> dict[str, str]:
+    row = dict.fromkeys(SUMMARY_COLUMNS, "")
+    row |= {"name": item.name, "status": item.status}
+    if item.errors:
+        row["errors"] = "; ".join(
+            f"{p}: {m}" if p else m for p, ms in item.errors.items() for m in ms
+        )
+    stored = item.recommendation
+    if stored is None:
+        return row
+    result = stored.result
+    estimate = (result.get("estimate") or {}).get("recommended")
+    row |= {
+        "recommendation_id": stored.id,
+        "warnings": " | ".join(result.get("warnings") or ()),
+        "settings": "; ".join(f"{s['name']}={s['display']}" for s in result["settings"]),
+    }
+    if estimate:
+        row["estimate"] = f"{estimate['low']:g}-{estimate['high']:g} {estimate['unit']}"
+    return row
+
+
+def _cell(value: str) -> str:
+    """A spreadsheet must never read a cell as a formula."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
