@@ -45,16 +45,18 @@ def recommendation_create(*, profile: Profile) -> Result:
     """Compute and store a result; identical inputs map to the same stored row (content id)."""
     result = recommendation_compute(profile=profile)
     with transaction.atomic():
-        Recommendation.objects.get_or_create(
-            id=result.id,
-            defaults={
-                "profile": result.inputs,
-                "result": result_to_dict(result),
-                "ruleset_version": result.ruleset_version,
-                "calibration_version": result.calibration_version or "",
-            },
-        )
+        Recommendation.objects.get_or_create(id=result.id, defaults=_row_fields(result))
     return result
+
+
+def _row_fields(result: Result) -> dict[str, Any]:
+    """What a stored recommendation keeps: the inputs, the result JSON and both versions."""
+    return {
+        "profile": result.inputs,
+        "result": result_to_dict(result),
+        "ruleset_version": result.ruleset_version,
+        "calibration_version": result.calibration_version or "",
+    }
 
 
 def recommendation_create_many(*, results: Iterable[Result]) -> None:
@@ -69,16 +71,7 @@ def recommendation_create_many(*, results: Iterable[Result]) -> None:
     for known in stored:  # identical hosts are stored once
         del unique[known]
     Recommendation.objects.bulk_create(
-        [
-            Recommendation(
-                id=result.id,
-                profile=result.inputs,
-                result=result_to_dict(result),
-                ruleset_version=result.ruleset_version,
-                calibration_version=result.calibration_version or "",
-            )
-            for _, result in sorted(unique.items())
-        ],
+        [Recommendation(id=rid, **_row_fields(result)) for rid, result in sorted(unique.items())],
         ignore_conflicts=True,
         batch_size=1,
     )
