@@ -13,7 +13,7 @@ from calibration.features import (
     as_arrays,
     situation_of_profile,
 )
-from calibration.model import REFERENCE_YEAR, bottleneck, predict_log
+from calibration.model import REFERENCE_YEAR, predict_log, predict_with_bottleneck
 from calibration.points import UNITS
 from rules.profile import Profile
 from rules.result import Effect, Estimate
@@ -60,7 +60,8 @@ class CalibratedEstimator:
         `guessed_fields` widens it for a published machine whose source left inputs unstated.
         """
         x = as_arrays([situation])
-        centre = float(predict_log(self._params, x)[0])
+        logs, binding = predict_with_bottleneck(self._params, x)
+        centre = float(logs[0])
         kind = situation.kind
         bounds = self._calibration.bounds
         low, high = bounds.get(interval_group(kind, self._group_counts), bounds["pooled"])
@@ -74,7 +75,7 @@ class CalibratedEstimator:
             low=_round(np.exp(centre + low)),
             high=_round(np.exp(centre + high)),
             interval=0.8,
-            bottleneck=bottleneck(self._params, x)[0],
+            bottleneck=binding[0],
             in_domain=inside,
         )
 

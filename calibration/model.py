@@ -103,7 +103,18 @@ def log_miss_rate(kappa: float | FloatArray, pool_to_data: FloatArray) -> FloatA
 
 def predict_log(params: FloatArray, x: dict[str, FloatArray]) -> FloatArray:
     """Natural log of the predicted throughput, in the kind's reference unit."""
+    return _smooth_min(np.stack(capacities(params, x)))
+
+
+def predict_with_bottleneck(
+    params: FloatArray, x: dict[str, FloatArray]
+) -> tuple[FloatArray, list[str]]:
+    """The prediction and the binding capacity per situation, from one pass over the model."""
     terms = np.stack(capacities(params, x))
+    return _smooth_min(terms), [BOTTLENECKS[i] for i in np.argmin(terms, axis=0)]
+
+
+def _smooth_min(terms: FloatArray) -> FloatArray:
     return np.asarray(
         -np.log(np.sum(np.exp(-SMOOTH_MIN_POWER * terms), axis=0)) / SMOOTH_MIN_POWER,
         dtype=np.float64,
@@ -111,9 +122,3 @@ def predict_log(params: FloatArray, x: dict[str, FloatArray]) -> FloatArray:
 
 
 BOTTLENECKS = ("CPU", "random reads", "page writes", "fsync/commit")
-
-
-def bottleneck(params: FloatArray, x: dict[str, FloatArray]) -> list[str]:
-    """The capacity that binds (the smallest), per situation."""
-    terms = np.stack(capacities(params, x))
-    return [BOTTLENECKS[i] for i in np.argmin(terms, axis=0)]
