@@ -5,7 +5,9 @@ keyword-only), so a fit is the same wherever it starts.
 """
 
 import datetime
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TypeVar
 
 from django.db import transaction
 from django.utils import timezone
@@ -16,6 +18,8 @@ from calibration.calibrate import run_calibration
 from calibration.points import Point, load_points, used_points
 from calibration.submissions import FioSample, fio_sample, point_from_submission
 
+Converted = TypeVar("Converted")
+
 
 class MeasurementUnusable(ValueError):
     """An approval refused: the measurement could not enter the fit as it stands."""
@@ -24,30 +28,29 @@ class MeasurementUnusable(ValueError):
 def calibration_points() -> tuple[tuple[Point, ...], list[dict[str, str]]]:
     """The shipped published points, then every approved benchmark submission; and the
     approved submissions that no longer convert (approved under older rules), with why."""
-    approved = Measurement.objects.filter(
-        kind=Measurement.Kind.BENCHMARK, status=Measurement.Status.APPROVED
-    ).order_by("pk")
-    submitted, skipped = [], []
-    for measurement in approved:
-        try:
-            submitted.append(_point(measurement))
-        except ValueError as problem:  # one stale submission must not stop the fit
-            skipped.append({"measurement": str(measurement.pk), "reason": str(problem)})
+    submitted, skipped = _approved(Measurement.Kind.BENCHMARK, _point)
     return (*load_points(), *submitted), skipped
 
 
 def calibration_fio_samples() -> tuple[list[FioSample], list[dict[str, str]]]:
     """Approved fio submissions, which correct the device model before the fit."""
-    approved = Measurement.objects.filter(
-        kind=Measurement.Kind.FIO, status=Measurement.Status.APPROVED
-    ).order_by("pk")
-    samples, skipped = [], []
-    for measurement in approved:
+    return _approved(Measurement.Kind.FIO, _fio)
+
+
+def _approved(
+    kind: str, convert: Callable[[Measurement], Converted]
+) -> tuple[list[Converted], list[dict[str, str]]]:
+    """Every approved measurement of `kind`, converted; the ones that no longer convert are
+    listed with why, since one stale submission must not stop the fit."""
+    approved = Measurement.objects.filter(kind=kind, status=Measurement.Status.APPROVED)
+    converted: list[Converted] = []
+    skipped: list[dict[str, str]] = []
+    for measurement in approved.order_by("pk"):
         try:
-            samples.append(_fio(measurement))
+            converted.append(convert(measurement))
         except ValueError as problem:
             skipped.append({"measurement": str(measurement.pk), "reason": str(problem)})
-    return samples, skipped
+    return converted, skipped
 
 
 def calibration_run_create(*, trigger: str) -> CalibrationRun:
