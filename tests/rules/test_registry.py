@@ -59,8 +59,9 @@ def test_the_contracts_minimum_settings_are_all_covered() -> None:
     assert {rule.setting for rule in OS_RULES} == {"io_scheduler"}
 
 
-def test_every_explanation_template_fills_from_its_rules_facts() -> None:
-    # Templates are checked by running them; a missing fact would raise KeyError in the engine.
+def test_every_case_has_a_one_line_reason_and_an_explanation() -> None:
+    # Whether the templates fill from their facts is checked by running them: the property
+    # tests drive every rule through the engine, where a missing fact raises KeyError.
     for rule in all_rules():
         for case in rule.cases.values():
             assert case.reason
