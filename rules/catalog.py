@@ -278,6 +278,12 @@ def all_rows() -> tuple[VariableSpec, ...]:
     return tuple(row.spec for row in _data().rows if row.exists)
 
 
+@functools.cache
+def known_names() -> frozenset[str]:
+    """Every variable the catalog has rows for, under any flavor: what the advisor reads."""
+    return frozenset(name for name, _ in _data().by_name)
+
+
 def variable_names(flavor: Flavor) -> tuple[str, ...]:
     """Every variable the catalog has rows for under this flavor (existing or not), sorted."""
     return tuple(

@@ -16,6 +16,11 @@ from rules.storage import array_capability
 from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.1"
+_ORIGIN_NAMES = {
+    "variables": "current variables",
+    "mycnf": "pasted my.cnf",
+    "show_variables": "pasted SHOW GLOBAL VARIABLES",
+}
 
 
 def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result:
@@ -126,6 +131,9 @@ def _profile_warnings(profile: Profile) -> list[str]:
             "flash itself (a few hundred per second), and a power cut can lose writes the drive "
             "had acknowledged. Prefer enterprise drives for a database that must keep commits."
         )
+    if profile.current is not None:
+        origin = _ORIGIN_NAMES[profile.current.origin]
+        warnings.extend(f"Reading the {origin}: {note}." for note in profile.current.notes)
     if storage.has_protected_write_cache:
         warnings.append(
             "Battery-backed caches switch to write-through during battery learning "

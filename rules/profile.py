@@ -98,6 +98,7 @@ class Current:
     os: dict[str, str] = field(default_factory=dict)
     origin: str = "variables"  # variables | mycnf | show_variables
     notes: tuple[str, ...] = ()
+    dropped: int = 0  # pasted variables the advisor does not read, dropped unstored
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from rules.catalog import catalog_for, known_names
 from rules.current import CurrentParseError, parse_current
+from rules.current.settle import settle_current
 from rules.enums import (
     DEFAULT_HDD_RPM,
     ControllerCache,
@@ -75,6 +77,8 @@ def parse_profile(raw: object) -> Profile:
     values = {spec.path: _read_field(spec, sections, errors) for spec in FIELDS}
     _check_cross_fields(values, sections, errors)
     current = _read_current(raw.get("current"), errors)
+    if current is not None:
+        current = _settle_current(current, values, errors)
     if errors.errors:
         raise ProfileError(errors.errors)
     return _build(values, current)
@@ -215,6 +219,19 @@ def _read_current(raw: Any, errors: _Collector) -> Current | None:
         return None
 
 
+def _settle_current(current: Current, values: dict[str, Any], errors: _Collector) -> Current:
+    """Keep what the advisor reads and check it against the release's catalog, when known."""
+    flavor, version = values.get("server.flavor"), values.get("server.version")
+    parsed = parse_version(version) if version is not None else None
+    if flavor is None or parsed is None:
+        return current
+    settled, problems = settle_current(current, catalog_for(Flavor(flavor), parsed), known_names())
+    for path, messages in problems.items():
+        for message in messages:
+            errors.add(path, message)
+    return settled
+
+
 def _build(values: dict[str, Any], current: Current | None) -> Profile:
     v = values
     version_text = v["server.version"]
@@ -287,6 +304,10 @@ def _echo(values: dict[str, Any], storage: Storage, current: Current | None) -> 
     echo["current"] = (
         None
         if current is None
-        else {"origin": current.origin, **dict(sorted(current.variables.items()))}
+        else {
+            "origin": current.origin,
+            **({"dropped_variables": current.dropped} if current.dropped else {}),
+            **dict(sorted(current.variables.items())),
+        }
     )
     return echo

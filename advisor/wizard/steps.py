@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
 
+from rules.current.kept import ECHO_META_KEYS
 from rules.errors import ProfileError
 from rules.profile import Profile
 from rules.schema import FIELDS, FIELDS_BY_PATH, FieldSpec, Kind
@@ -136,7 +137,7 @@ def draft_from_profile(raw: Mapping[str, Any]) -> dict[str, str]:
         if form is not None:
             draft[CURRENT_FORM], draft[CURRENT_TEXT] = form, current[form]
         else:  # an echoed result: {"origin": ..., name: value, ...}
-            names = {k: v for k, v in current.items() if k not in ("origin", "os")}
+            names = {k: v for k, v in current.items() if k not in ECHO_META_KEYS}
             lines = [f"{name} = {value}" for name, value in names.items()]
             draft[CURRENT_FORM], draft[CURRENT_TEXT] = "mycnf", "\n".join(["[mysqld]", *lines])
     return draft

@@ -13,6 +13,7 @@ from typing import Any
 
 from advisor.wizard.chart import Bar, number
 from advisor.wizard.display import EstimatePanel, estimate_panel
+from rules.current.kept import ECHO_META_KEYS
 from rules.errors import ProfileError
 from rules.profile import Profile
 from rules.render.mycnf import config_value
@@ -54,7 +55,7 @@ def profile_of(inputs: Mapping[str, Any]) -> dict[str, Any]:
     raw = copy.deepcopy(dict(inputs))
     current = raw.get("current")
     if isinstance(current, Mapping):
-        variables = {str(k): str(v) for k, v in current.items() if k != "origin"}
+        variables = {str(k): str(v) for k, v in current.items() if k not in ECHO_META_KEYS}
         raw["current"] = {"variables": variables} if variables else None
     return raw
 

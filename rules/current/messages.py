@@ -1,7 +1,8 @@
 """Pieces of the error messages and notes: short, safe renderings of untrusted input, and hints."""
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from rules.current.kept import looks_like_credential
 from rules.current.names import NAME
 
 
@@ -17,8 +18,18 @@ def form_hint(lines: list[str], other: str) -> str:
 
 
 def unread_note(unread: list[tuple[int, str]], what: str) -> str:
+    """How many lines were not read, with the first as an example unless it may hold a secret."""
     number, text = unread[0]
-    return f"ignored {len(unread)} line(s) that are not {what}, e.g. line {number}: {clip(text)!r}"
+    example = (
+        "(not shown: it may hold a credential)" if looks_like_credential(text) else repr(clip(text))
+    )
+    return f"ignored {len(unread)} line(s) that are not {what}, e.g. line {number}: {example}"
+
+
+def names_note(names: Sequence[str], most: int = 5) -> str:
+    """A few names of a list that may be very long, and how many more there are."""
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most:,} more" if len(names) > most else "")
 
 
 def clip(text: str, limit: int = 60) -> str:

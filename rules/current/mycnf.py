@@ -5,7 +5,7 @@
 import re
 
 from rules.current.errors import CurrentParseError
-from rules.current.messages import clip, form_hint, unread_note
+from rules.current.messages import clip, form_hint, names_note, unread_note
 from rules.current.names import is_name, normalise_name
 from rules.current.text import CONTROL, LINE_BREAK, Parsed, checked_text, unescape
 
@@ -36,8 +36,9 @@ class _OptionFile:
         self.section: str | None = None if has_groups else "mysqld"
         self.variables: dict[str, str] = {}
         self.notes: list[str] = []
-        self.other_sections: list[str] = []
-        self.version_sections: list[str] = []
+        # dicts as ordered sets: a paste of 150k distinct sections must stay linear
+        self.other_sections: dict[str, None] = {}
+        self.version_sections: dict[str, None] = {}
         self.server_section_seen = False
         self.lines_outside = 0
         self.unread: list[tuple[int, str]] = []
@@ -78,12 +79,11 @@ class _OptionFile:
         self.section = text[1:close].strip().lower()
         match = _SERVER_SECTION.fullmatch(self.section)
         if match is None:
-            if self.section not in self.other_sections:
-                self.other_sections.append(self.section)
+            self.other_sections[self.section] = None
             return
         self.server_section_seen = True
-        if match.group(2) and self.section not in self.version_sections:
-            self.version_sections.append(self.section)
+        if match.group(2):
+            self.version_sections[self.section] = None
 
     def read_option(self, body: str, *, nested: bool = False) -> bool:
         """Store one `name[=value]` line; False when it is not an option line."""
@@ -103,12 +103,14 @@ class _OptionFile:
     def finish(self) -> Parsed:
         notes = self.notes
         if self.version_sections:
-            sections = ", ".join(f"[{name}]" for name in self.version_sections)
+            sections = names_note([f"[{clip(name)}]" for name in self.version_sections])
             notes.append(
                 f"read {sections} as applying; the server reads such a section only "
                 "when its version matches"
             )
-        ignored = [f"[{name}]" for name in self.other_sections]
+        ignored = []
+        if self.other_sections:
+            ignored.append(names_note([f"[{clip(name)}]" for name in self.other_sections]))
         if self.lines_outside:
             ignored.append(f"{self.lines_outside} line(s) before the first section")
         if ignored:
@@ -129,7 +131,7 @@ def read_mycnf(raw: object) -> Parsed:
     if not variables:
         found = ""
         if state.other_sections and not state.server_section_seen:
-            found = "; found only " + ", ".join(f"[{name}]" for name in state.other_sections)
+            found = "; found only " + names_note([f"[{clip(n)}]" for n in state.other_sections])
         hint = form_hint(lines, "show_variables") if not has_groups else ""
         if state.unread:
             hint += "; " + unread_note(state.unread, "option lines")

@@ -61,11 +61,22 @@ def test_profile_validation_reports_the_error_under_its_field() -> None:
     with pytest.raises(ProfileError) as caught:
         parse_profile(profile)
     assert list(caught.value.errors) == ["current.mycnf"]
+    # The article's "80 or 20" is prose; the server would refuse it, and the error names it.
     profile["current"] = {"mycnf": GOOGLE_V4_MYCNF, "os": {"io_scheduler": "[none] mq-deadline"}}
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(profile)
+    assert list(caught.value.errors) == ["current.mycnf.innodb_max_dirty_pages_pct"]
+    assert "'80 or 20'" in caught.value.errors["current.mycnf.innodb_max_dirty_pages_pct"][0]
+    fixed = GOOGLE_V4_MYCNF.replace("=80 or 20", "=80")
+    profile["current"] = {"mycnf": fixed, "os": {"io_scheduler": "[none] mq-deadline"}}
     current = parse_profile(profile).current
     assert current is not None
     assert current.variables["innodb_io_capacity"] == "250"
     assert current.os == {"io_scheduler": "none"}
+    # Only the variables the advisor reads are kept: innodb_file_per_table and the Google
+    # patch's own options are dropped and counted.
+    assert "innodb_file_per_table" not in current.variables
+    assert current.dropped == 7
 
 
 # --- properties --------------------------------------------------------------------------------

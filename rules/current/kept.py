@@ -1,0 +1,44 @@
+"""Which pasted variables the advisor keeps: only those it reads, never a credential.
+
+A pasted my.cnf or SHOW GLOBAL VARIABLES holds far more than InnoDB's IO settings, sometimes
+passwords (`wsrep_sst_auth=user:password`, `password=` under [client]) and key or certificate
+paths. The result echoes and stores what it keeps, so everything else is dropped at the door and
+the result only says how many were dropped and which of them looked like credentials.
+"""
+
+import re
+from collections.abc import Collection, Mapping
+
+# Keys of a result's echoed `current` that are not variables.
+ECHO_META_KEYS = frozenset({"origin", "dropped_variables", "os"})
+
+# Names whose value may be a secret or point at one: passwords, authentication strings, keys,
+# certificates and the TLS settings that name them (wsrep_sst_auth, ssl_key, *_password, ...).
+_CREDENTIAL = re.compile(
+    r"pass(word|wd)?|_auth(_|$)|^auth|secret|(^|_)key(s|_|$)|ssl|tls|cert|(^|_)ca(_|$)"
+    r"|credential|token|keyring|(^|_)crl",
+)
+
+
+def looks_like_credential(text: str) -> bool:
+    """Whether a variable name (or a line of text) may carry a secret."""
+    return _CREDENTIAL.search(text.lower()) is not None
+
+
+def keep_read_variables(
+    variables: Mapping[str, str], read: Collection[str]
+) -> tuple[dict[str, str], list[str]]:
+    """(the variables the advisor reads, a note on what was dropped, if anything was)."""
+    kept = {name: value for name, value in variables.items() if name in read}
+    dropped = [name for name in variables if name not in kept]
+    if not dropped:
+        return kept, []
+    credentials = [name for name in dropped if looks_like_credential(name)]
+    note = (
+        f"kept the {len(kept)} variable(s) the advisor reads; {len(dropped)} other(s) "
+        "were dropped and are not stored"
+    )
+    if credentials:
+        shown = ", ".join(credentials[:5]) + (", ..." if len(credentials) > 5 else "")
+        note += f", among them {len(credentials)} that may hold credentials ({shown})"
+    return kept, [note]
