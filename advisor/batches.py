@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -30,6 +32,7 @@ from django.db.models import Count, Max
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
+from advisor.deadline import OverBudget, time_budget
 from advisor.models import Batch, BatchItem
 from advisor.services import recommendation_compute, recommendation_create_many
 from rules.errors import ProfileError
@@ -187,8 +190,12 @@ def batch_process_chunk(*, batch_id: uuid.UUID | str, first: int, last: int) -> 
     """Process the pending items at positions [first, last); returns how many this call did.
 
     Items another worker holds are skipped (it will finish them, or roll back and leave them
-    pending for a redelivered task); items already done are never touched again.
+    pending for a redelivered task); items already done are never touched again. Each item has
+    BATCH_ITEM_SECONDS and fails alone past them; once the chunk has run BATCH_CHUNK_SECONDS,
+    what is done is committed and the rest of the chunk is queued again, so no chunk reaches
+    the task's time limit and rolls back.
     """
+    started = time.monotonic()
     now = timezone.now()
     with transaction.atomic():
         items = list(
@@ -197,29 +204,60 @@ def batch_process_chunk(*, batch_id: uuid.UUID | str, first: int, last: int) -> 
             .filter(status=BatchItem.Status.PENDING)
             .order_by("position")
         )
-        results = [_process(item, now) for item in items]
-        recommendation_create_many(results=[r for r in results if r is not None])
+        done: list[BatchItem] = []
+        results: list[Result] = []
+        for item in items:
+            if done and time.monotonic() - started > settings.BATCH_CHUNK_SECONDS:
+                break  # at least one item per delivery, so every delivery makes progress
+            result = _process(item, now)
+            done.append(item)
+            if result is not None:
+                results.append(result)
+        recommendation_create_many(results=results)
         BatchItem.objects.bulk_update(
-            items, ["status", "errors", "recommendation", "attempts", "finished_at"]
+            done, ["status", "errors", "recommendation", "attempts", "finished_at"]
         )
+    if len(done) < len(items):
+        _queue_rest(batch_id, first, last)
     batch_finish_if_done(batch_id=batch_id)
-    return len(items)
+    return len(done)
+
+
+def _queue_rest(batch_id: uuid.UUID | str, first: int, last: int) -> None:
+    from advisor.tasks.batches import batch_process_chunk
+
+    logger.info("batch %s chunk %d-%d ran out of time; the rest is queued", batch_id, first, last)
+    batch_process_chunk.delay(str(batch_id), first, last)
 
 
 def _process(item: BatchItem, now: Any) -> Result | None:
     item.attempts += 1
     item.finished_at = now
     try:
-        result = recommendation_compute(profile=parse_profile(item.profile))
+        with time_budget(settings.BATCH_ITEM_SECONDS):
+            result = recommendation_compute(profile=parse_profile(item.profile))
     except ProfileError as problem:
         item.status, item.errors = BatchItem.Status.FAILED, problem.errors
         return None
+    except OverBudget as over:
+        logger.warning("batch item %s (%s) %s", item.pk, item.name, over)
+        item.status, item.errors = BatchItem.Status.FAILED, {"": [_over_budget_message(over)]}
+        return None
+    except SoftTimeLimitExceeded:  # the task's own limit: let Celery see it
+        raise
     except Exception:  # one broken profile must not stall a fleet: record it, log it
         logger.exception("batch item %s (%s) could not be computed", item.pk, item.name)
         item.status, item.errors = BatchItem.Status.FAILED, {"": ["internal error; logged"]}
         return None
     item.status, item.errors, item.recommendation_id = BatchItem.Status.DONE, None, result.id
     return result
+
+
+def _over_budget_message(over: OverBudget) -> str:
+    return (
+        f"computing this host {over}; the other hosts were not held up. Shorten what it "
+        "carries (paste only the server's part of its configuration) and send it again"
+    )
 
 
 def batch_finish_if_done(*, batch_id: uuid.UUID | str) -> bool:

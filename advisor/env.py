@@ -96,6 +96,21 @@ def env_int(
     return number
 
 
+def env_float(name: str, default: float, *, min_value: float, max_value: float) -> float:
+    """A finite decimal number within [min_value, max_value]."""
+    accepts = f"a number from {min_value:g} to {max_value:g}"
+    value = _raw(name)
+    if value is None:
+        return default
+    try:
+        number = float(value)
+    except ValueError:
+        raise _invalid(name, value, accepts) from None
+    if not min_value <= number <= max_value:  # also refuses nan
+        raise _invalid(name, value, accepts)
+    return number
+
+
 def env_list(
     name: str,
     default: Sequence[str] | None = None,

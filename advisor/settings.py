@@ -15,7 +15,7 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from advisor.env import env_bool, env_int, env_list, env_str
+from advisor.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -193,6 +193,10 @@ API_MAX_BODY_BYTES = 2 * 1024 * 1024  # one profile; a pasted SHOW VARIABLES fit
 BATCH_MAX_BYTES = 10 * 1024 * 1024
 BATCH_MAX_PROFILES = 10_000
 BATCH_CHUNK_SIZE = env_int("BATCH_CHUNK_SIZE", default=100, min_value=1, max_value=10_000)
+# One host of a batch gets this long (seconds) and fails alone past it; a chunk stops taking
+# hosts after BATCH_CHUNK_SECONDS and queues the rest, well inside the task's 120 s soft limit.
+BATCH_ITEM_SECONDS = env_float("BATCH_ITEM_SECONDS", 10.0, min_value=0.001, max_value=60.0)
+BATCH_CHUNK_SECONDS = env_float("BATCH_CHUNK_SECONDS", 60.0, min_value=0.0, max_value=100.0)
 # A batch polled while nothing has moved for this long is queued again (tasks are idempotent).
 BATCH_STALL_SECONDS = env_int("BATCH_STALL_SECONDS", default=300, min_value=10)
 

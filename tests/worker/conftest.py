@@ -111,14 +111,20 @@ class Processes:
         return process
 
     def worker(
-        self, broker_url: str, name: str, *, concurrency: int = 2, ready: bool = True
+        self,
+        broker_url: str,
+        name: str,
+        *,
+        concurrency: int = 2,
+        ready: bool = True,
+        env: dict[str, str] | None = None,
     ) -> Process:
         args = [
             str(BIN / "celery"), "-A", "advisor", "worker", "--pool", "prefork",
             "--concurrency", str(concurrency), "--hostname", f"{name}@%h",
             "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel", "INFO",
         ]  # fmt: skip
-        process = self.start(name, args, app_env(broker_url))
+        process = self.start(name, args, {**app_env(broker_url), **(env or {})})
         if ready:
             wait_for(lambda: " ready." in process.output() or process.popen.poll() is not None,
                      START_TIMEOUT_S, f"worker {name} to start")  # fmt: skip

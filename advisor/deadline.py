@@ -1,0 +1,52 @@
+"""A time budget for one piece of work, so that one slow input fails alone.
+
+A batch chunk computes many hosts in one task; without a budget per host, one host that takes
+too long runs the whole chunk into Celery's hard time limit, the chunk rolls back and is
+delivered again, forever. `time_budget` interrupts the work with `OverBudget` through a real-time
+interval timer (SIGALRM), which only the main thread can receive: Celery's prefork workers run
+tasks there. Elsewhere (eager tasks in a threaded dev server) the work is timed and judged when
+it ends instead, which bounds the damage to one host but cannot cut it short.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+
+class OverBudget(Exception):
+    """The work took longer than its budget."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"took longer than its budget of {seconds:g} s")
+        self.seconds = seconds
+
+
+def _can_interrupt() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def time_budget(seconds: float) -> Iterator[None]:
+    """Raise OverBudget in the block once `seconds` of wall time have passed."""
+    if not _can_interrupt():
+        started = time.monotonic()
+        yield
+        if time.monotonic() - started > seconds:
+            raise OverBudget(seconds)
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise OverBudget(seconds)
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

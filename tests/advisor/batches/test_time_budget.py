@@ -1,0 +1,85 @@
+"""A host that takes too long fails alone; a chunk that runs long commits and queues the rest."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+
+from advisor.batches import batch_process_chunk, batch_progress
+from advisor.deadline import OverBudget, time_budget
+from advisor.models import Batch
+from tests.rules.profiles import raw_profile
+
+pytestmark = pytest.mark.django_db
+
+_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def heavy_profile() -> dict[str, object]:
+    """A valid host whose pasted my.cnf is 800 KB of option lines: about 0.4 s to read here,
+    far above the tests' budget and far below the production one."""
+    names = ("v" + "".join(_ALPHABET[i // 62**p % 62] for p in (2, 1, 0)) for i in range(160_000))
+    text = "[mysqld]\ninnodb_io_capacity=200\n" + "\n".join(names)
+    return raw_profile(current={"mycnf": text})
+
+
+def fleet() -> list[dict[str, object]]:
+    light = [raw_profile(**{"hardware.ram_gb": 4 + i}) for i in range(4)]
+    return [light[0], light[1], heavy_profile(), light[2], light[3]]
+
+
+def _check_outcome(batch: Batch) -> None:
+    items = list(batch.items.order_by("position").values_list("status", "errors"))
+    assert [status for status, _ in items] == ["done", "done", "failed", "done", "done"]
+    (message,) = items[2][1][""]
+    assert "took longer than its budget of 0.1 s" in message
+    assert "the other hosts were not held up" in message
+    batch.refresh_from_db()
+    assert batch.status == Batch.Status.DONE
+
+
+def test_a_host_over_its_budget_fails_alone_and_the_rest_of_the_chunk_lands(make_batch, settings):
+    settings.BATCH_ITEM_SECONDS = 0.1
+    batch = make_batch(profiles=fleet())
+    assert batch_process_chunk(batch_id=batch.id, first=0, last=100) == 5
+    _check_outcome(batch)
+
+
+@pytest.mark.django_db(transaction=True)  # the thread has its own connection
+def test_off_the_main_thread_the_budget_is_judged_when_the_host_ends(make_batch, settings):
+    """A threaded dev server cannot receive the timer's signal: the host still fails alone."""
+    settings.BATCH_ITEM_SECONDS = 0.1
+    batch = make_batch(profiles=fleet())
+
+    def run() -> None:
+        try:
+            batch_process_chunk(batch_id=batch.id, first=0, last=100)
+        finally:
+            connection.close()  # this thread's own connection
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(60)
+    _check_outcome(batch)
+
+
+def test_a_chunk_past_its_time_commits_its_work_and_queues_the_rest(make_batch, settings):
+    """With no time at all a chunk still does one host, so every delivery makes progress; the
+    rest is queued again (run in-process here, as Celery runs eagerly without a broker)."""
+    settings.BATCH_CHUNK_SECONDS = 0.0
+    batch = make_batch(4)
+    assert batch_process_chunk(batch_id=batch.id, first=0, last=100) == 1
+    assert batch_progress(batch=batch)["done"] == 4
+    assert set(batch.items.values_list("attempts", flat=True)) == {1}
+
+
+def test_the_budget_interrupts_work_in_the_main_thread() -> None:
+    def spin() -> None:
+        with time_budget(0.05):
+            while True:
+                pass
+
+    with pytest.raises(OverBudget):
+        spin()
