@@ -35,6 +35,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 from advisor.deadline import OverBudget, time_budget
 from advisor.models import Batch, BatchItem
 from advisor.services import recommendation_compute, recommendation_create_many
+from advisor.unstorable import UNSTORABLE_MESSAGE, unstorable_path
 from rules.errors import ProfileError
 from rules.result import Result
 from rules.validation import parse_profile
@@ -45,8 +46,6 @@ logger = logging.getLogger(__name__)
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}")
 NAME_RULE = "1 to 255 letters, digits, '.', '_' or '-', starting with a letter or digit"
 BROKER_ERRORS: tuple[type[Exception], ...] = (KombuOperationalError, ConnectionError, TimeoutError)
-UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
-UNSTORABLE_MESSAGE = "must not contain NUL characters or unpaired surrogates"
 
 
 class BrokerUnavailable(Exception):
@@ -69,27 +68,6 @@ class BatchTooLarge(ValueError):
 class BatchEntry:
     name: str
     profile: Any  # as the client sent it; validated when its item is processed
-
-
-def unstorable_path(value: object, path: str = "") -> str | None:
-    """The dotted path of the first text PostgreSQL cannot store (a NUL character or an unpaired
-    surrogate, both valid in JSON), or None."""
-    if isinstance(value, str):
-        return path if UNSTORABLE.search(value) else None
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            where = f"{path}.{key}" if path else str(key)
-            if UNSTORABLE.search(str(key)):
-                return where
-            found = unstorable_path(item, where)
-            if found is not None:
-                return found
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            found = unstorable_path(item, f"{path}.{index}" if path else str(index))
-            if found is not None:
-                return found
-    return None
 
 
 def batch_entries_check(raw: object) -> list[BatchEntry]:

@@ -147,6 +147,9 @@ def _coerce_rpm(spec: FieldSpec, value: Any, errors: _Collector) -> int | None:
 
 def _coerce_number(spec: FieldSpec, value: Any, errors: _Collector) -> float | int | None:
     is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    if isinstance(value, int) and value.bit_length() > 64:  # beyond any range; isfinite overflows
+        errors.add(spec.path, f"must be {spec.describe_range()}")
+        return None
     if not is_number or not math.isfinite(value):
         errors.add(spec.path, f"must be {spec.describe_range()}")
         return None

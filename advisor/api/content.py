@@ -9,6 +9,7 @@ with an unknown `?format=` answered 400 naming the field, not DRF's bare 404.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,12 +21,21 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 
 from advisor.api.errors import FieldErrors, PayloadTooLarge
-from advisor.batches import UNSTORABLE_MESSAGE, unstorable_path
+from advisor.unstorable import UNSTORABLE_MESSAGE, unstorable_path
 from rules.render import CONTENT_TYPES, FORMATS
 
 
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number as a float; one beyond a double (1e309) would become Infinity, which
+    PostgreSQL refuses to store and no field accepts."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is not finite (beyond a double)")
+    return value
 
 
 def _size(limit: int) -> str:
@@ -58,7 +68,7 @@ class JsonParser(BaseParser):
             raise too_large
         try:
             text = data.decode(context.get("encoding") or settings.DEFAULT_CHARSET)
-            document = json.loads(text, parse_constant=_reject_constant)
+            document = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
         except (ValueError, RecursionError) as exc:
             raise exceptions.ParseError(f"The request body is not valid JSON: {exc}") from None
         bad = unstorable_path(document) if "\\u" in text else None  # only escapes make them

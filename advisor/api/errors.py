@@ -20,6 +20,7 @@ from kombu.exceptions import OperationalError as BrokerOperationalError
 from rest_framework import exceptions, status
 from rest_framework.settings import api_settings
 
+from advisor.unstorable import printable
 from rules.errors import OutputRefused, ProfileError
 
 logger = logging.getLogger(__name__)
@@ -79,7 +80,11 @@ def flatten(detail: Any, prefix: str = "") -> Errors:
 def error_response(
     message: str, errors: Mapping[str, list[str]] | None = None, *, status_code: int
 ) -> JsonResponse:
-    body = {"message": message, "errors": dict(errors or {})}
+    """The one shape; any text a client sent that UTF-8 cannot carry is written as an escape."""
+    body = {
+        "message": printable(message),
+        "errors": {printable(p): [printable(m) for m in ms] for p, ms in (errors or {}).items()},
+    }
     return JsonResponse(body, status=status_code, json_dumps_params={"ensure_ascii": False})
 
 
