@@ -44,7 +44,9 @@ def time_budget(seconds: float) -> Iterator[None]:
         raise OverBudget(seconds)
 
     previous = signal.signal(signal.SIGALRM, interrupt)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # Repeats every second until the block is left: clean-up that blocks too (a rollback on a
+    # connection that stopped answering) is interrupted again instead of hanging.
+    signal.setitimer(signal.ITIMER_REAL, seconds, min(seconds, 1.0))
     try:
         yield
     finally:

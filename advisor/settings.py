@@ -65,6 +65,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "advisor.unavailable.RequestBudgetMiddleware",  # outermost: no request outlives its budget
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -109,6 +110,22 @@ except ValueError as exc:
         f"DATABASE_URL={_database_url!r} is not valid ({exc}); it accepts a database URL "
         "such as postgres://user:password@host:5432/name or sqlite:///path/to/db.sqlite3."
     ) from None
+
+# A database that is down must fail fast, and one that is stuck must not hold a request: connect
+# and statement timeouts on PostgreSQL, and a budget for the whole request (advisor.unavailable),
+# below gunicorn's 30 s worker timeout.
+DATABASE_CONNECT_TIMEOUT = env_int("DATABASE_CONNECT_TIMEOUT", default=3, min_value=1)
+DATABASE_STATEMENT_TIMEOUT_MS = env_int(
+    "DATABASE_STATEMENT_TIMEOUT_MS", default=10_000, min_value=0
+)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": DATABASE_CONNECT_TIMEOUT,
+            "options": f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}",
+        }
+    )
+REQUEST_SECONDS = env_float("DJANGO_REQUEST_SECONDS", 20.0, min_value=0.1, max_value=600.0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

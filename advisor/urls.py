@@ -11,3 +11,6 @@ urlpatterns = [
     path("batches/", include("advisor.batches_ui.urls")),
     path("", include("advisor.wizard.urls")),
 ]
+
+# A database that is down or stuck is a 503, any other uncaught error a 500, in each face's form.
+handler500 = "advisor.unavailable.server_error"

@@ -13,13 +13,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import InterfaceError as DbInterfaceError
-from django.db import OperationalError as DbOperationalError
+from django.db import DatabaseError
 from django.http import Http404, JsonResponse
 from kombu.exceptions import OperationalError as BrokerOperationalError
 from rest_framework import exceptions, status
 from rest_framework.settings import api_settings
 
+from advisor.deadline import OverBudget
 from advisor.unstorable import printable
 from rules.errors import OutputRefused, ProfileError
 
@@ -109,7 +109,7 @@ def _api_exception_response(exc: exceptions.APIException) -> JsonResponse:
     return response
 
 
-def exception_handler(exc: Exception, context: Mapping[str, Any]) -> JsonResponse:
+def exception_handler(exc: Exception, context: Mapping[str, Any]) -> JsonResponse | None:
     """Turn any exception raised in an API view into the one error shape."""
     from rest_framework.views import set_rollback  # importing APIView loads our parser
 
@@ -133,9 +133,8 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> JsonRespons
     elif isinstance(exc, BrokerOperationalError):
         logger.warning("task broker unavailable: %s", exc)
         exc = ServiceUnavailable("The task broker is unavailable; retry later.")
-    elif isinstance(exc, DbOperationalError | DbInterfaceError):
-        logger.exception("database unavailable")
-        exc = ServiceUnavailable("The database is unavailable; retry later.")
+    elif isinstance(exc, DatabaseError | OverBudget):
+        return None  # re-raised to advisor.unavailable.server_error: it drops the connection, 503
     if isinstance(exc, exceptions.APIException):
         set_rollback()
         return _api_exception_response(exc)

@@ -131,11 +131,11 @@ class Processes:
             assert process.popen.poll() is None, process.output()
         return process
 
-    def web(self, broker_url: str) -> str:
+    def web(self, broker_url: str, *, env: dict[str, str] | None = None) -> str:
         port = free_port()
         args = [str(BIN / "gunicorn"), "advisor.wsgi", "--bind", f"127.0.0.1:{port}",
                 "--workers", "1", "--timeout", "60"]  # fmt: skip
-        process = self.start("web", args, app_env(broker_url))
+        process = self.start("web", args, {**app_env(broker_url), **(env or {})})
         url = f"http://127.0.0.1:{port}"
 
         def answers() -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from django.db import OperationalError
 from rest_framework.exceptions import ValidationError
 
 from advisor.api import errors as api_errors
@@ -77,15 +76,7 @@ def test_the_limit_lets_requests_through_when_the_cache_is_down(post_json, setti
         assert post_json("/api/v1/recommendations?store=false", raw_profile()).status_code == 200
 
 
-def test_a_database_outage_is_a_503_not_a_500(post_json, monkeypatch):
-    def down(**kwargs):
-        raise OperationalError("connection refused")
-
-    monkeypatch.setattr(recommendations, "recommendation_create", down)
-    response = post_json("/api/v1/recommendations", raw_profile())
-    assert response.status_code == 503
-    assert response.json()["message"] == "The database is unavailable; retry later."
-    assert response["Retry-After"]
+# A database outage: tests/worker/test_database_down.py, against gunicorn and a real outage.
 
 
 def test_a_bug_is_a_500_in_the_shape_and_is_logged(post_json, monkeypatch, caplog):
