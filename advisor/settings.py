@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    "axes",
     "advisor",
 ]
 
@@ -76,6 +78,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
 ROOT_URLCONF = "advisor.urls"
@@ -128,6 +131,19 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
 REQUEST_SECONDS = env_float("DJANGO_REQUEST_SECONDS", 20.0, min_value=0.1, max_value=600.0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Admin login: django-axes locks a client address out after AXES_FAILURE_LIMIT wrong passwords
+# for AXES_COOLOFF_TIME (answering 429), with the address taken as the request limits take it.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("DJANGO_LOGIN_FAILURE_LIMIT", default=5, min_value=1)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("DJANGO_LOGIN_COOLOFF_MINUTES", 15, min_value=1))
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+AXES_CLIENT_IP_CALLABLE = "advisor.client.client_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -233,9 +249,12 @@ REST_FRAMEWORK = {
 _RATE_HELP = "a count per second, minute, hour or day, e.g. 120/minute"
 API_RATE_ANON = env_str("DJANGO_API_RATE_ANON", default="120/minute", accepts=_RATE_HELP)
 API_RATE_USER = env_str("DJANGO_API_RATE_USER", default="1200/minute", accepts=_RATE_HELP)
+# POSTs per address to the pages that compute or store (presets, wizard, what-if, batch upload).
+PAGE_RATE = env_str("DJANGO_PAGE_RATE", default="60/minute", accepts=_RATE_HELP)
 for _name, _rate in (
     ("DJANGO_API_RATE_ANON", API_RATE_ANON),
     ("DJANGO_API_RATE_USER", API_RATE_USER),
+    ("DJANGO_PAGE_RATE", PAGE_RATE),
 ):
     if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", _rate):
         raise ImproperlyConfigured(f"{_name}={_rate!r} is not valid; it accepts {_RATE_HELP}.")
@@ -303,6 +322,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # An unacknowledged task (acks_late) of a worker that died is delivered again after this.
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", default=600, min_value=10),
 }
+
+# celery beat (the `beat` service in docker-compose.yml) runs the housekeeping tasks.
+CELERY_BEAT_SCHEDULE = {
+    "sessions-clear": {"task": "advisor.tasks.maintenance.sessions_clear", "schedule": 86_400},
+}
+# A wizard draft is kept for a week after the visitor's last step, then cleared.
+SESSION_COOKIE_AGE = env_int("DJANGO_SESSION_SECONDS", default=7 * 86_400, min_value=300)
 
 # Logging: everything to stdout, one line per record.
 LOG_LEVEL = env_str(

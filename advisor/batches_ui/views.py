@@ -24,6 +24,7 @@ from advisor.batches import (
 )
 from advisor.batches_ui.upload import CSV_COLUMNS, entries_from_upload
 from advisor.models import Batch
+from advisor.page_limits import page_limited
 
 SESSION_KEY = "batch_ids"
 FORM_OVERHEAD_BYTES = 64 * 1024  # the token field and the multipart framing
@@ -39,6 +40,7 @@ def _form(request: HttpRequest, errors: dict[str, list[str]], status: int) -> Te
 
 
 @require_http_methods(["GET", "POST"])
+@page_limited
 def batch_upload(request: HttpRequest) -> TemplateResponse:
     if request.method == "GET":
         return _form(request, {}, 200)

@@ -7,6 +7,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
 from advisor.models import Recommendation
+from advisor.page_limits import page_limited
 from advisor.services import recommendation_compute, recommendation_create, recommendation_get
 from advisor.wizard.display import (
     estimate_bars,
@@ -63,6 +64,7 @@ def result_download(request: HttpRequest, recommendation_id: str, fmt: str) -> H
 
 
 @require_POST
+@page_limited
 def result_edit(request: HttpRequest, recommendation_id: str) -> HttpResponse:
     """Open the wizard filled with this result's inputs."""
     result = _stored(recommendation_id)
@@ -71,6 +73,7 @@ def result_edit(request: HttpRequest, recommendation_id: str) -> HttpResponse:
 
 
 @require_POST
+@page_limited
 def whatif_save(request: HttpRequest, recommendation_id: str) -> HttpResponse:
     """Store the what-if variant as a result of its own, with its own permalink."""
     result = _stored(recommendation_id)

@@ -6,13 +6,16 @@ turned into the same raw JSON the API receives and `rules.validation.parse_profi
 the wizard and the API accept the same values and answer with the same messages.
 """
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
 
-from rules.current.kept import ECHO_META_KEYS
+from rules.catalog import known_names
+from rules.current import CurrentParseError, parse_current
+from rules.current.kept import ECHO_META_KEYS, keep_read_variables
 from rules.errors import ProfileError
 from rules.profile import Profile
 from rules.schema import FIELDS, FIELDS_BY_PATH, FieldSpec, Kind
@@ -24,6 +27,12 @@ SESSION_KEY = "wizard_draft"
 CURRENT_FORM, CURRENT_TEXT = "current_form", "current_text"
 PASTE_FORMS = ("mycnf", "show_variables")
 NON_FIELD = "__all__"
+# What a session keeps of a draft (anonymous visitors each have one): a field's text, and a
+# paste that cannot be read (a readable one is kept as the variables the advisor reads).
+DRAFT_FIELD_CHARS = 200
+DRAFT_PASTE_CHARS = 64 * 1024
+PASTE_PROBLEM = "current_problem"  # why a paste cut to DRAFT_PASTE_CHARS could not be read
+_BARE_VALUE = re.compile(r"[A-Za-z0-9_.,+\-/:@%]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,18 +108,55 @@ def draft_load(session: SessionBase) -> dict[str, str]:
 
 
 def draft_save(session: SessionBase, draft: Mapping[str, str]) -> dict[str, str]:
-    session[SESSION_KEY] = dict(draft)
+    """Keep the draft in the session, bounded: see `draft_for_session`."""
+    session[SESSION_KEY] = draft_for_session(draft)
     return dict(draft)
 
 
 def draft_update(session: SessionBase, step: Step, data: Mapping[str, Any]) -> dict[str, str]:
-    """Store what was posted for `step`'s fields; other steps' answers stay as they were."""
+    """Store what was posted for `step`'s fields; other steps' answers stay as they were.
+
+    Returns the draft as posted, for this request to judge; the session keeps the bounded one.
+    """
     draft = draft_load(session)
     for name in step.names:
         value = data.get(name)
         if isinstance(value, str):
             draft[name] = value
+            if name == CURRENT_TEXT:
+                draft.pop(PASTE_PROBLEM, None)  # judged afresh
     return draft_save(session, draft)
+
+
+def draft_for_session(draft: Mapping[str, str]) -> dict[str, str]:
+    """What a session may keep of a draft: short fields, and of a paste only the variables the
+    advisor reads (as a my.cnf, credentials and everything else dropped), or, when the paste
+    cannot be read, its first DRAFT_PASTE_CHARS for the visitor to correct."""
+    kept = {name: value[:DRAFT_FIELD_CHARS] for name, value in draft.items()}
+    text = draft.get(CURRENT_TEXT, "")
+    kept[CURRENT_TEXT] = text
+    if not text.strip() or PASTE_PROBLEM in draft:  # empty, or already cut
+        return kept
+    form = draft.get(CURRENT_FORM, "")
+    try:
+        current = parse_current({form if form in PASTE_FORMS else PASTE_FORMS[0]: text})
+    except CurrentParseError as problem:
+        if len(text) > DRAFT_PASTE_CHARS:  # the cut text would give another message: keep this
+            kept[CURRENT_TEXT] = text[:DRAFT_PASTE_CHARS]
+            kept[PASTE_PROBLEM] = str(problem)[:DRAFT_FIELD_CHARS]
+        return kept
+    variables, notes = keep_read_variables(current.variables, known_names())
+    lines = ["[mysqld]", *(f"# {note}" for note in notes)]
+    lines += [f"{name} = {_option_value(value)}" for name, value in variables.items()]
+    kept[CURRENT_FORM], kept[CURRENT_TEXT] = "mycnf", "\n".join(lines)
+    return kept
+
+
+def _option_value(value: str) -> str:
+    """A value as a my.cnf line carries it back: bare when plain, else in double quotes."""
+    if _BARE_VALUE.fullmatch(value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def draft_initial() -> dict[str, str]:
@@ -197,13 +243,17 @@ def _typed(spec: FieldSpec, text: str) -> Any:
 
 def validate(draft: Mapping[str, str]) -> tuple[Profile | None, dict[str, list[str]]]:
     """The profile, or every problem keyed by draft field name (NON_FIELD for the rest)."""
+    errors: dict[str, list[str]] = {}
+    if PASTE_PROBLEM in draft:
+        errors[CURRENT_TEXT] = [draft[PASTE_PROBLEM]]
     try:
-        return parse_profile(raw_profile(draft)), {}
+        profile = parse_profile(raw_profile(draft))
     except ProfileError as problem:
-        errors: dict[str, list[str]] = {}
         for path, messages in problem.errors.items():
-            errors.setdefault(field_name(path), []).extend(messages)
+            if field_name(path) != CURRENT_TEXT or PASTE_PROBLEM not in draft:
+                errors.setdefault(field_name(path), []).extend(messages)
         return None, errors
+    return (None, errors) if errors else (profile, {})
 
 
 def field_name(path: str) -> str:

@@ -15,6 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect, push_url
 
+from advisor.page_limits import page_limited
 from advisor.services import recommendation_create
 from advisor.wizard.display import short_citation
 from advisor.wizard.forms import StepForm
@@ -63,6 +64,7 @@ def index(request: HttpRequest) -> TemplateResponse:
 
 
 @require_POST
+@page_limited
 def preset_load(request: HttpRequest, slug: str) -> HttpResponse:
     """One click: the preset's result. With go=edit, the wizard filled with the preset instead."""
     preset = PRESETS_BY_SLUG.get(slug)
@@ -76,6 +78,7 @@ def preset_load(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_POST
+@page_limited
 def wizard_reset(request: HttpRequest) -> HttpResponse:
     draft_save(request.session, draft_initial())
     return redirect("wizard-step", step=STEPS[0].slug)
@@ -83,6 +86,7 @@ def wizard_reset(request: HttpRequest) -> HttpResponse:
 
 @never_cache  # back and forward must show the draft as it is now, not a cached page
 @require_http_methods(["GET", "POST"])
+@page_limited
 def wizard_step(request: HttpRequest, step: str) -> HttpResponse:
     current = _step_or_404(step)
     if request.method == "GET":
@@ -112,6 +116,7 @@ def wizard_step(request: HttpRequest, step: str) -> HttpResponse:
 
 
 @require_POST
+@page_limited
 def wizard_check(request: HttpRequest, step: str) -> HttpResponse:
     """Live validation of the field that changed: error slots and the summary, swapped OOB."""
     current = _step_or_404(step)

@@ -71,7 +71,7 @@ def test_the_limit_lets_requests_through_when_the_cache_is_down(post_json, setti
     def broken(*args, **kwargs):
         raise ConnectionError("cache down")
 
-    monkeypatch.setattr("advisor.api.throttling.cache.incr", broken)
+    monkeypatch.setattr("advisor.ratelimit.cache.incr", broken)
     for _ in range(3):
         assert post_json("/api/v1/recommendations?store=false", raw_profile()).status_code == 200
 

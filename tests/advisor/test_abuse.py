@@ -1,0 +1,138 @@
+"""What an anonymous client can make the site do: limits on the pages that compute or store, a
+bounded session per visitor that keeps no pasted secret, expired sessions cleared, and admin
+logins locked out after repeated failures."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.models import Session
+from django.db import connection
+from django.test import Client
+from django.utils import timezone
+
+from advisor.tasks.maintenance import sessions_clear
+from advisor.wizard.steps import SESSION_KEY
+from tests.advisor.wizard.helpers import ANSWERS
+
+pytestmark = pytest.mark.django_db
+
+LIMITED_POSTS = [
+    "/presets/nvme-modern/",
+    "/wizard/server/",
+    "/wizard/server/check/",
+    "/wizard/reset/",
+    "/batches/",
+]
+
+
+@pytest.mark.parametrize("path", LIMITED_POSTS)
+def test_posts_past_the_page_rate_get_a_429_page_with_retry_after(client, settings, path):
+    settings.PAGE_RATE = "3/minute"
+    statuses = [client.post(path, ANSWERS["server"]).status_code for _ in range(3)]
+    assert 429 not in statuses
+    refused = client.post(path, ANSWERS["server"])
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert b"Too many requests from your address" in refused.content
+    assert client.get("/wizard/server/").status_code == 200  # reading is never limited
+
+
+def test_the_page_limit_counts_each_address_apart(settings):
+    settings.PAGE_RATE = "2/minute"
+    first, second = Client(REMOTE_ADDR="192.0.2.1"), Client(REMOTE_ADDR="192.0.2.2")
+    for _ in range(2):
+        assert first.post("/wizard/reset/").status_code == 302
+    assert first.post("/wizard/reset/").status_code == 429
+    assert second.post("/wizard/reset/").status_code == 302
+
+
+def test_a_forwarded_address_is_ignored_unless_proxies_are_declared(settings):
+    """Otherwise a client would pick a new identity per request with X-Forwarded-For."""
+    settings.PAGE_RATE = "2/minute"
+    client = Client(REMOTE_ADDR="192.0.2.9")
+    codes = [
+        client.post("/wizard/reset/", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}").status_code
+        for i in range(3)
+    ]
+    assert codes == [302, 302, 429]
+
+
+def _session_bytes() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT coalesce(sum(octet_length(session_data)), 0) FROM django_session")
+        return int(cursor.fetchone()[0])
+
+
+def test_cookieless_posts_of_big_pastes_keep_the_session_table_small():
+    """40 posts of 950 KB, each from a new visitor, added 29 MB before."""
+    paste = "[mysqld]\ninnodb_io_capacity=200\n" + "# padding line\n" * 63_000  # ~950 KB
+    before = _session_bytes()
+    for _ in range(40):
+        response = Client().post(
+            "/wizard/current/", {"current_form": "mycnf", "current_text": paste}
+        )
+        assert response.status_code in (200, 302)
+    assert Session.objects.count() == 40
+    assert _session_bytes() - before < 40 * 4096
+
+
+def test_an_unreadable_paste_is_kept_cut_with_its_message(client):
+    paste = "nothing the server reads\n" * 40_000  # ~1 MB, no variables
+    response = client.post(
+        "/wizard/current/", {"current_form": "mycnf", "current_text": paste}, follow=True
+    )
+    assert b"no server variables found" in response.content
+    draft = client.session[SESSION_KEY]
+    assert len(draft["current_text"]) == 64 * 1024
+
+
+def test_the_session_keeps_no_pasted_credential(client):
+    paste = "[mysqld]\ninnodb_io_capacity=200\nwsrep_sst_auth=sst:Hunter2Secret\n"
+    client.post("/wizard/current/", {"current_form": "mycnf", "current_text": paste})
+    stored = Session.objects.get().session_data
+    draft = client.session[SESSION_KEY]
+    assert "Hunter2Secret" not in draft["current_text"]
+    assert "Hunter2Secret" not in stored
+    assert "innodb_io_capacity = 200" in draft["current_text"]
+    assert "wsrep_sst_auth" in draft["current_text"]  # named in the note on what was dropped
+
+
+def test_the_result_still_says_what_was_dropped(client):
+    for step in ("server", "hardware", "storage", "workload"):
+        client.post(f"/wizard/{step}/", ANSWERS[step])
+    paste = "[mysqld]\ninnodb_io_capacity=200\nwsrep_sst_auth=sst:Hunter2Secret\n"
+    response = client.post(
+        "/wizard/current/", {"current_form": "mycnf", "current_text": paste}, follow=True
+    )
+    html = response.content.decode()
+    assert "may hold credentials (wsrep_sst_auth)" in html
+    assert "Hunter2Secret" not in html
+
+
+def test_the_beat_task_deletes_expired_sessions_only(client):
+    client.post("/wizard/reset/")
+    live = Session.objects.get()
+    Session.objects.create(
+        session_key="x" * 32, session_data="", expire_date=timezone.now() - timedelta(days=1)
+    )
+    sessions_clear.delay()  # eager: Celery runs it in-process without a broker
+    assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
+
+
+def _login(client: Client, password: str) -> Any:
+    return client.post("/admin/login/?next=/admin/", {"username": "root", "password": password})
+
+
+def test_admin_logins_are_locked_out_after_repeated_failures(settings):
+    get_user_model().objects.create_superuser("root", "root@example.com", "right-password-1")
+    client = Client(REMOTE_ADDR="203.0.113.7")
+    codes = [_login(client, f"wrong-{i}").status_code for i in range(settings.AXES_FAILURE_LIMIT)]
+    assert codes == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429]
+    assert _login(client, "wrong-again").status_code == 429
+    assert _login(client, "right-password-1").status_code == 429  # locked, even when right
+    other = Client(REMOTE_ADDR="203.0.113.8")
+    assert _login(other, "right-password-1").status_code == 302  # another address logs in
