@@ -99,6 +99,11 @@ def _summary_row(item: BatchItem) -> dict[str, str]:
     return row
 
 
+# What a spreadsheet may read as the start of a formula (OWASP "CSV Injection"): = + - @, and a
+# leading tab or carriage return, which some spreadsheets skip before reading the formula.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
 def _cell(value: str) -> str:
     """A spreadsheet must never read a cell as a formula."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@") else value
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value

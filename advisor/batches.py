@@ -44,6 +44,11 @@ logger = logging.getLogger(__name__)
 
 # Host names, FQDNs and instance ids; safe as a file name in the archive and as a CSV cell.
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,254}")
+# File names Windows reserves for devices, with any extension (Microsoft, "Naming Files, Paths,
+# and Namespaces").
+WINDOWS_DEVICE_NAMES = frozenset(
+    {"CON", "PRN", "AUX", "NUL"} | {f"{port}{n}" for port in ("COM", "LPT") for n in range(1, 10)}
+)
 NAME_RULE = "1 to 255 letters, digits, '.', '_' or '-', starting with a letter or digit"
 BROKER_ERRORS: tuple[type[Exception], ...] = (KombuOperationalError, ConnectionError, TimeoutError)
 
@@ -93,12 +98,17 @@ def batch_entries_check(raw: object) -> list[BatchEntry]:
         name = entry.get("name")
         if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
             errors.setdefault(f"{where}.name", []).append(f"must be {NAME_RULE}")
-        elif name in first_seen:
+        elif name.casefold() in first_seen:
             errors.setdefault(f"{where}.name", []).append(
-                f"duplicates profiles.{first_seen[name]}.name; names must be unique"
+                f"duplicates profiles.{first_seen[name.casefold()]}.name; names must be unique "
+                "ignoring case (their files would overwrite each other on macOS and Windows)"
+            )
+        elif name.split(".")[0].upper() in WINDOWS_DEVICE_NAMES:
+            errors.setdefault(f"{where}.name", []).append(
+                f"{name.split('.')[0]} is a device name on Windows; its file could not be unpacked"
             )
         else:
-            first_seen[name] = index
+            first_seen[name.casefold()] = index
         if not isinstance(entry.get("profile"), Mapping):
             errors.setdefault(f"{where}.profile", []).append("must be a profile object")
     bad = unstorable_path(raw, "profiles")

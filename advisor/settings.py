@@ -8,6 +8,7 @@ pytest, which gets the dev defaults so that every test run works without secrets
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from datetime import timedelta
@@ -25,9 +26,19 @@ TESTING = "pytest" in sys.modules
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
 _DEV_DEFAULTS = DEBUG or TESTING
-# manage.py sets this for commands that only compute and print (`recommend`): they sign nothing
-# and serve no host, so they run on a bare shell without a secret key or allowed hosts.
-OFFLINE_COMMAND = env_bool("ADVISOR_OFFLINE_COMMAND", default=False)
+# Commands that only compute and print (`manage.py recommend`) sign nothing and serve no host, so
+# they run on a bare shell without a secret key or allowed hosts. Decided from this process's
+# own command line, never from the environment, which a web server's process would inherit.
+OFFLINE_COMMANDS = frozenset({"recommend"})
+OFFLINE_COMMAND = (
+    Path(sys.argv[0]).name == "manage.py" and len(sys.argv) > 1 and sys.argv[1] in OFFLINE_COMMANDS
+)
+if "ADVISOR_OFFLINE_COMMAND" in os.environ:  # how this was once switched on: refuse it
+    raise ImproperlyConfigured(
+        "ADVISOR_OFFLINE_COMMAND is no longer read and must not be set: it would have let a web "
+        "server run on the development secret key. Remove it; `manage.py recommend` needs "
+        "no settings."
+    )
 _NO_SECRETS_NEEDED = _DEV_DEFAULTS or OFFLINE_COMMAND
 
 _DEV_SECRET_KEY = "django-insecure-dev-only-key-never-use-in-production"

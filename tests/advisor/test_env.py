@@ -212,3 +212,52 @@ class TestSettings:
         run = load_settings(DJANGO_DEBUG="1", DATABASE_URL="nosuchdb://x")
         assert run.returncode != 0
         assert "ImproperlyConfigured: DATABASE_URL='nosuchdb://x' is not valid" in run.stderr
+
+
+class TestOfflineCommand:
+    """Only `manage.py recommend`, named on the process's own command line, runs without a
+    secret key; no variable in the environment can switch a web server onto the dev key."""
+
+    def test_the_old_switch_in_the_environment_is_refused_by_name(self):
+        run = load_settings(ADVISOR_OFFLINE_COMMAND="1")
+        assert run.returncode != 0
+        assert "ImproperlyConfigured: ADVISOR_OFFLINE_COMMAND is no longer read" in run.stderr
+
+    def test_a_wsgi_process_without_secrets_refuses_to_start(self):
+        clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+        run = subprocess.run(
+            [sys.executable, "-c", "import advisor.wsgi"],
+            env={**clean, "DJANGO_SETTINGS_MODULE": "advisor.settings"},
+            cwd=PROJECT_DIR,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode != 0
+        assert "DJANGO_SECRET_KEY is required" in run.stderr
+
+    def test_manage_py_recommend_needs_no_settings(self):
+        clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+        run = subprocess.run(
+            [sys.executable, "manage.py", "recommend", "--help"],
+            env=clean,
+            cwd=PROJECT_DIR,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode == 0, run.stderr
+        assert "usage: manage.py recommend" in run.stdout
+
+    def test_other_manage_py_commands_still_need_the_secret_key(self):
+        clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+        run = subprocess.run(
+            [sys.executable, "manage.py", "check"],
+            env=clean,
+            cwd=PROJECT_DIR,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode != 0
+        assert "DJANGO_SECRET_KEY is required" in run.stderr

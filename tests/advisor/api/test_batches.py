@@ -122,6 +122,12 @@ def test_a_token_sees_only_its_own_batches(create, get, other_token):
             {"profiles": [{"name": "db1", "profile": {}}, {"name": "db1", "profile": {}}]},
             ["profiles.1.name"],
         ),
+        (  # db1.cnf and DB1.cnf overwrite each other when unpacked on macOS or Windows
+            {"profiles": [{"name": "db1", "profile": {}}, {"name": "DB1", "profile": {}}]},
+            ["profiles.1.name"],
+        ),
+        ({"profiles": [{"name": "con", "profile": {}}]}, ["profiles.0.name"]),
+        ({"profiles": [{"name": "LPT1.example", "profile": {}}]}, ["profiles.0.name"]),
     ],
 )
 def test_a_malformed_batch_is_refused_whole_naming_each_problem(post_json, token, body, paths):
@@ -201,3 +207,14 @@ def test_text_postgresql_cannot_store_is_a_400_naming_where(post_json, token, te
         ]
     }
     assert not Batch.objects.exists()
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t=", "\r=", "\n="])
+def test_no_summary_cell_starts_a_formula(create, get, token, start):
+    """A client's own key comes back in the errors cell; a spreadsheet must not run it."""
+    profile = {**raw_profile(), f"{start}HYPERLINK(1)": 1}
+    created = create({"profiles": [{"name": "db1", "profile": profile}]}).json()
+    response = get(path_of(created["archive_url"]), token=token)
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    (row,) = csv.DictReader(io.StringIO(archive.read("summary.csv").decode()))
+    assert row["errors"].startswith("'" + start)
