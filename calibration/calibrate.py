@@ -15,7 +15,8 @@ from calibration.fit import (
     fit_points,
     source_weights_equal,
 )
-from calibration.model import LAYOUT, predict_log
+from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
+from calibration.pairs import Pair, pair_summary, setting_pairs
 from calibration.points import Point, used_points
 from calibration.submissions import FioSample, device_corrections
 
@@ -29,6 +30,10 @@ OWN_INTERVAL_MIN_POINTS = 25
 # effect on the scores was looked at (advisor-engineering-judgement).
 GUESS_WIDENING = 0.25
 GUESS_CAP = 4
+
+
+# A kind gets its own ratio interval when pairs of it come from at least this many sources.
+OWN_RATIO_MIN_SOURCES = 3
 
 
 def difficulty(guessed_fields: int) -> float:
@@ -47,6 +52,10 @@ class Calibration:
     domain: dict[str, dict[str, tuple[float, float]]]  # kind -> column -> (min, max)
     report: dict[str, Any]
     device_corrections: dict[str, float] = field(default_factory=dict)
+    # log offsets of the 80% interval of a ratio between two configurations of one machine,
+    # from the within-source pairs' held-out errors (calibration.pairs): per kind with pairs
+    # from OWN_RATIO_MIN_SOURCES sources, else "pooled"
+    ratio_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +68,7 @@ class Calibration:
             },
             "report": self.report,
             "device_corrections": self.device_corrections,
+            "ratio_bounds": {k: list(v) for k, v in self.ratio_bounds.items()},
             "layout": list(LAYOUT.names),
         }
 
@@ -77,6 +87,7 @@ class Calibration:
             },
             report=data["report"],
             device_corrections=data.get("device_corrections", {}),
+            ratio_bounds={k: (v[0], v[1]) for k, v in data["ratio_bounds"].items()},
         )
 
 
@@ -97,6 +108,11 @@ def run_calibration(
     bounds = _bounds(fit.residuals / scale, groups, fit.sources)
     covered, lows, highs = _loso_coverage(fit, groups, scale)
     widths = np.exp(highs - lows)
+    pairs = setting_pairs(used, list(fit.predicted))
+    ratio_bounds = _ratio_bounds(pairs, used)
+    bottlenecks = predict_with_bottleneck(
+        fit.params, as_arrays([situation_of_point(p, corrections) for p in used])
+    )[1]
     report = {
         "version": version,
         "points": len(used),
@@ -120,6 +136,11 @@ def run_calibration(
         "ridge": RIDGE,
         "guess_widening": GUESS_WIDENING,
         "bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in bounds.items()},
+        "pairs": {
+            **pair_summary(pairs),
+            "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in ratio_bounds.items()},
+        },
+        "by_group": _by_group(used, fit, covered, widths, bottlenecks),
         "per_source": _per_source(fit, covered),
         "table": _table(used, fit, lows, highs, covered, corrections),
         "params": dict(zip(LAYOUT.names, (round(float(v), 4) for v in fit.params), strict=True)),
@@ -129,6 +150,7 @@ def run_calibration(
         params=[float(v) for v in fit.params],
         loso_params={s: [float(v) for v in p] for s, p in fit.loso_params.items()},
         device_corrections=corrections,
+        ratio_bounds=ratio_bounds,
         bounds=bounds,
         domain=_domain(used, corrections),
         report=report,
@@ -167,6 +189,77 @@ def _loso_coverage(
             lows[i], highs[i] = low * scale[i], high * scale[i]
     covered = (fit.residuals >= lows) & (fit.residuals <= highs)
     return covered, lows, highs
+
+
+def _ratio_bounds(pairs: Sequence[Pair], points: Sequence[Point]) -> dict[str, tuple[float, float]]:
+    """The 80% interval of (published - estimated) log ratio over the pairs, each source once;
+    per workload kind where OWN_RATIO_MIN_SOURCES sources have pairs of it, and pooled.
+
+    A pair has no order (a against b is b against a with the sign flipped), so both orders
+    count and the interval is symmetric.
+    """
+    point_of = {p.id: p for p in points}
+    bounds = {"pooled": _symmetric_bounds(pairs, point_of)}
+    for kind in KINDS:
+        own = [p for p in pairs if point_of[p.first].kind == kind]
+        if len({point_of[p.first].source for p in own}) >= OWN_RATIO_MIN_SOURCES:
+            bounds[kind] = _symmetric_bounds(own, point_of)
+    return bounds
+
+
+def _symmetric_bounds(pairs: Sequence[Pair], point_of: dict[str, Point]) -> tuple[float, float]:
+    if not pairs:
+        return (-0.405, 0.405)  # no pairs: x1.5 either way (advisor-engineering-judgement)
+    errors = np.array([p.published_log_ratio - p.estimated_log_ratio for p in pairs])
+    sources = [point_of[p.first].source for p in pairs]
+    low, high = conformal_bounds(
+        np.concatenate([errors, -errors]), weights=source_weights_equal(sources + sources)
+    )
+    return (min(low, 0.0), max(high, 0.0))
+
+
+def era_of(year: int) -> str:
+    """Hardware and server generations: disks and 5.0/5.1, early flash and 5.5-5.7, today."""
+    if year <= 2011:
+        return "2008-2011"
+    return "2012-2019" if year <= 2019 else "2020-"
+
+
+def _by_group(
+    points: Sequence[Point],
+    fit: Fit,
+    covered: np.ndarray,
+    widths: np.ndarray,
+    bottlenecks: Sequence[str],
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Coverage, width and error by workload kind, media, era and bottleneck."""
+    keys = {
+        "kind": [p.kind for p in points],
+        "media": [p.media for p in points],
+        "era": [era_of(p.year) for p in points],
+        "bottleneck": list(bottlenecks),
+    }
+    groups: dict[str, dict[str, dict[str, Any]]] = {}
+    for dimension, values in keys.items():
+        names = np.array(values)
+        sources: dict[str, set[str]] = {}
+        for point, value in zip(points, values, strict=True):
+            sources.setdefault(value, set()).add(point.source)
+        groups[dimension] = {
+            value: {
+                "points": int((names == value).sum()),
+                "sources": len(
+                    {p.source for p, v in zip(points, values, strict=True) if v == value}
+                ),
+                "coverage": round(float(covered[names == value].mean()), 3),
+                "median_width_ratio": round(float(np.median(widths[names == value])), 2),
+                "median_abs_log_error": round(
+                    float(np.median(np.abs(fit.residuals[names == value]))), 3
+                ),
+            }
+            for value in sorted(set(values))
+        }
+    return groups
 
 
 def _per_source(fit: Fit, covered: np.ndarray) -> list[dict[str, Any]]:

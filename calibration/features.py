@@ -11,7 +11,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from calibration.benchmarks import ACCESS_CODES, BENCHMARKS, SPECIAL_DISTRIBUTION_UNTIL_YEAR
 from calibration.points import Point
+from rules.devices import FLASH_READ_LATENCY_S
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability
@@ -41,9 +43,11 @@ MODELLED_SETTINGS = frozenset(
         "innodb_flush_log_at_trx_commit",
         "innodb_flush_method",
         "innodb_max_dirty_pages_pct",
+        "innodb_doublewrite",
         "io_scheduler",
     }
 )
+_DOUBLEWRITE_OFF = frozenset({"OFF", "0", "FALSE"})
 READ_AHEAD_KINDS = frozenset({"oltp", "read_write", "update_heavy", "read_mostly"})
 
 
@@ -62,6 +66,9 @@ class Situation:
     io_factor: float  # product of the published setting multipliers on the IO term
     dirty_pct: float
     year: float
+    read_latency_s: float = 0.0  # one 16 KiB read at queue depth 1 (Little's law per client)
+    access: float = 0.0  # how keys are drawn: calibration.benchmarks.ACCESS_CODES
+    doublewrite: bool = True  # every page write also goes through the doublewrite buffer
 
 
 Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
@@ -93,6 +100,8 @@ def situation_of_point(point: Point, corrections: Corrections | None = None) -> 
         year=point.year,
         volatile_cache=point.controller_cache == "volatile",
         corrections=corrections or {},
+        access=ACCESS_CODES[_point_access(point)],
+        doublewrite=point.doublewrite != "off",
     )
 
 
@@ -122,7 +131,21 @@ def situation_of_profile(
         year=year,
         volatile_cache=False,
         corrections=corrections or {},
+        access=ACCESS_CODES[BENCHMARKS[profile.workload.kind.value].access],
+        doublewrite=str(config.get("innodb_doublewrite", "ON")).upper() not in _DOUBLEWRITE_OFF,
     )
+
+
+def _point_access(point: Point) -> str:
+    """How a published run drew its keys: as the source says, else as its benchmark did by
+    default then (sysbench before 1.0 used its 'special' draw)."""
+    if point.access in ("uniform", "special"):
+        return point.access
+    if point.access in ("pareto", "zipf", "skewed"):
+        return "skewed"
+    if point.kind in ("read_write", "update_heavy", "read_mostly"):
+        return "special" if 0 < point.year <= SPECIAL_DISTRIBUTION_UNTIL_YEAR else "uniform"
+    return BENCHMARKS[point.kind].access
 
 
 def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
@@ -139,9 +162,11 @@ def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
             "io_factor",
             "dirty_pct",
             "year",
+            "read_latency_s",
         )
     }
-    columns["commit_syncs"] = np.array([s.commit_syncs for s in situations], dtype=np.float64)
+    for flag in ("commit_syncs", "access", "doublewrite"):
+        columns[flag] = np.array([getattr(s, flag) for s in situations], dtype=np.float64)
     columns["kind"] = np.array([KINDS.index(s.kind) for s in situations], dtype=np.float64)
     return columns
 
@@ -184,6 +209,8 @@ def _situation(
     year: int,
     volatile_cache: bool,
     corrections: Corrections,
+    access: float,
+    doublewrite: bool,
 ) -> Situation:
     capability = array_capability(storage)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
@@ -191,8 +218,8 @@ def _situation(
         read_iops *= math.exp(corrections.get(f"{storage.media.value}_read", 0.0))
         write_iops *= math.exp(corrections.get(f"{storage.media.value}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
-    if no_fsync and not storage.has_protected_write_cache:
-        write_iops *= NO_FSYNC_WRITE_FACTOR
+    if no_fsync and storage.media is not Media.HDD and not storage.has_protected_write_cache:
+        write_iops *= NO_FSYNC_WRITE_FACTOR  # measured on flash; a disk's seek dwarfs the fsync
     layout = (
         "single"
         if storage.device_count == 1 and storage.media is Media.HDD
@@ -217,4 +244,14 @@ def _situation(
         io_factor=io_factor,
         dirty_pct=dirty_pct or DEFAULT_MAX_DIRTY_PCT,
         year=float(year or 2026),
+        read_latency_s=_read_latency_s(storage, read_iops),
+        access=access,
+        doublewrite=doublewrite,
     )
+
+
+def _read_latency_s(storage: Storage, read_iops: float) -> float:
+    """One read at queue depth 1: a disk's service time (1 / its IOPS), flash's published one."""
+    if storage.media is Media.HDD:
+        return storage.device_count / max(read_iops, 1.0)
+    return FLASH_READ_LATENCY_S[storage.media]

@@ -49,6 +49,10 @@ class Point:
     excluded: str
     assumed_fields: frozenset[str]  # model inputs that are guesses, not facts from the source
     assumptions: str
+    server: str = ""  # flavor and version as the source gives them
+    doublewrite: str = ""  # on | off | "" (unknown: the server default, on)
+    access: str = ""  # uniform | pareto | special | "" (the benchmark's default then)
+    binlog: str = ""  # on | off | "" (not stated)
 
     @property
     def used(self) -> bool:
@@ -102,6 +106,10 @@ def _point(row: dict[str, str]) -> Point:
         excluded=excluded,
         assumed_fields=frozenset(f for f in row["assumed_fields"].split(";") if f),
         assumptions=row["assumptions"],
+        server=row.get("server", ""),
+        doublewrite=row.get("doublewrite", ""),
+        access=row.get("access", ""),
+        binlog=row.get("binlog", ""),
     )
 
 

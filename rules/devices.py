@@ -110,6 +110,14 @@ FLASH: dict[tuple[Media, FlashClass], DeviceFacts] = {
     ),
 }
 
+# One 16 KiB random read at queue depth 1, for Little's law (a client waits for its own read, so
+# c clients keep at most c reads in flight). Disks: one random IO's service time, 1 / its IOPS
+# above. SATA SSD: ~100 us read latency (simplyblock-nvme-latency) plus 16 KiB over a ~550 MB/s
+# link (~30 us): 130 us (derived). NVMe: SATA drives read ~40% slower than NVMe at queue depth 1
+# (anandtech-2018-enterprise-ssd-qd1): 100 us / 1.4 + ~5 us of transfer, 75 us (derived).
+FLASH_READ_LATENCY_S: dict[Media, float] = {Media.SATA_SSD: 130e-6, Media.NVME: 75e-6}
+LATENCY_SOURCES = ("simplyblock-nvme-latency", "anandtech-2018-enterprise-ssd-qd1")
+
 # RAID: how many device-IOs one logical random write costs, and what share of devices serve reads.
 # Mirrors halve random writes (two FusionIO cards in RAID1: 15,221 vs 32,447 writes/s on one,
 # percona-2010-fusionio-raid); parity RAID5 costs 4 IOs per write and RAID6 6

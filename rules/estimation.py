@@ -1,13 +1,15 @@
-"""Ask the estimator for the recommended and current throughput and each setting's effect."""
+"""Ask the estimator for the recommended and current throughput, the gain between them, and each
+setting's effect."""
 
 import dataclasses
+import math
 from collections.abc import Sequence
 
 from rules.catalog import ServerCatalog
 from rules.current.numbers import parse_number
 from rules.estimator import ConfigValue, Estimator
 from rules.profile import Profile
-from rules.result import Estimates, OsItem, Setting
+from rules.result import Estimate, Estimates, OsItem, Setting
 
 
 def with_estimates(
@@ -20,10 +22,32 @@ def with_estimates(
     recommended: dict[str, ConfigValue] = {s.name: s.value for s in settings}
     recommended.update({item.name: item.value for item in os_items})
     baseline = _baseline(profile, settings, catalog)
-    current = estimator.estimate(profile, baseline) if profile.current is not None else None
+    measured = profile.workload.measured_throughput
+    known = profile.current is not None or measured is not None
+    current = estimator.estimate(profile, baseline) if known else None
+    gain = estimator.gain(profile, baseline, recommended) if known else None
+    estimate = estimator.estimate(profile, recommended)
+    if measured is not None and gain is not None:
+        estimate = anchored(estimate, gain, measured)
     effects = estimator.effects(profile, baseline, recommended)
     settled = tuple(dataclasses.replace(s, effect=effects.get(s.name)) for s in settings)
-    return Estimates(estimator.estimate(profile, recommended), current), settled
+    return Estimates(estimate, current, gain, measured), settled
+
+
+def anchored(modelled: Estimate, gain: Estimate, measured: float) -> Estimate:
+    """The recommended estimate as today's measured rate times the gain interval."""
+    return dataclasses.replace(
+        modelled,
+        low=significant(measured * gain.low),
+        high=significant(measured * gain.high),
+    )
+
+
+def significant(value: float, digits: int = 3) -> float:
+    """`value` to three significant figures: an estimate is not more precise than that."""
+    if value <= 0 or not math.isfinite(value):
+        return 0.0
+    return round(value, digits - 1 - math.floor(math.log10(value)))
 
 
 def _baseline(

@@ -20,6 +20,15 @@ class Estimator(Protocol):
         """80% prediction interval of the workload's reference benchmark under `config`."""
         ...
 
+    def gain(
+        self,
+        profile: Profile,
+        baseline: Mapping[str, ConfigValue],
+        changes: Mapping[str, ConfigValue],
+    ) -> Estimate:
+        """80% interval of the throughput ratio of `changes` over `baseline` (unit "x")."""
+        ...
+
     def effects(
         self,
         profile: Profile,

@@ -84,6 +84,7 @@ class Workload:
     concurrency: int
     durability: Durability
     recovery_target_minutes: float | None = None
+    measured_throughput: float | None = None  # today's rate, in the kind's reference unit
 
     @property
     def data_size_bytes(self) -> int:

@@ -69,8 +69,15 @@ class Estimate:
 
 @dataclass(frozen=True, slots=True)
 class Estimates:
+    """The recommended configuration's estimate; with the current configuration known, its
+    estimate and the gain (recommended / current, unit "x") as an interval of its own, which is
+    narrower than the two estimates' ratio because one machine's unknowns cancel out. With a
+    measured current throughput, the recommended estimate is that measurement times the gain."""
+
     recommended: Estimate
     current: Estimate | None = None
+    gain: Estimate | None = None
+    measured: float | None = None  # workload.measured_throughput, when given
 
 
 @dataclass(frozen=True, slots=True)

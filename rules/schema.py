@@ -219,6 +219,18 @@ FIELDS: tuple[FieldSpec, ...] = (
         minimum=0.5,
         maximum=1440,
     ),
+    FieldSpec(
+        "workload.measured_throughput",
+        Kind.NUMBER,
+        "Measured throughput today (optional)",
+        "What the server does today with its current configuration, in the workload's unit "
+        "(NOTPM, transactions/s, rows/s or queries/s); the estimate is then this measurement "
+        "times the modelled gain, a much narrower range.",
+        required=False,
+        nullable=True,
+        minimum=0.001,
+        maximum=1e9,
+    ),
 )
 
 FIELDS_BY_PATH: dict[str, FieldSpec] = {spec.path: spec for spec in FIELDS}

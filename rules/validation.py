@@ -54,7 +54,14 @@ _SECTIONS = {
         "measured_iops",
     ),
     "hardware.storage.measured_iops": ("random_read", "random_write"),
-    "workload": ("kind", "data_size_gb", "concurrency", "durability", "recovery_target_minutes"),
+    "workload": (
+        "kind",
+        "data_size_gb",
+        "concurrency",
+        "durability",
+        "recovery_target_minutes",
+        "measured_throughput",
+    ),
 }
 _OPTIONAL_SECTIONS = {"current", "hardware.storage.measured_iops"}
 _KERNEL = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$")
@@ -280,6 +287,7 @@ def _build(values: dict[str, Any], current: Current | None) -> Profile:
         concurrency=v["workload.concurrency"],
         durability=Durability(v["workload.durability"]),
         recovery_target_minutes=recovery,
+        measured_throughput=v["workload.measured_throughput"],
     )
     server = Server(Flavor(v["server.flavor"]), version, version_text)
     return Profile(server, hardware, workload, current, _echo(values, storage, current))

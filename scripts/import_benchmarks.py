@@ -52,6 +52,9 @@ COLUMNS = [
     "assumed_fields",
     "assumptions",
     "notes",
+    "doublewrite",
+    "access",
+    "binlog",
 ]
 
 # Bibliography key (rules/data/sources.json) for each shared source title (prefix match).
@@ -389,6 +392,11 @@ def normalise(raw: dict[str, str]) -> dict[str, Any]:
         "log_mb": raw["log_total_mb"],
         "server": raw["server"],
         "notes": raw["notes"][:240],
+        "doublewrite": {"0": "off", "OFF": "off", "1": "on", "ON": "on"}.get(
+            raw["doublewrite"], ""
+        ),
+        "access": _first(_ACCESS, detail.lower()),
+        "binlog": _binlog(raw["notes"].lower()),
         **_storage(raw),
         "excluded": EXCLUDE.get(raw["id"], ""),
     }
@@ -482,6 +490,17 @@ def _tpcc_size(detail: str) -> str:
     """tpcc data: ~0.1 GB per warehouse (100W ~10 GB, 1000W ~100 GB in the sources)."""
     warehouses = _first(_WAREHOUSES, detail)
     return f"{int(warehouses) / 10:g}" if warehouses else ""
+
+
+def _binlog(notes: str) -> str:
+    """on | off | "" (not stated), as the notes say."""
+    if "no binlog" in notes or "binlog off" in notes or "skip-log-bin" in notes:
+        return "off"
+    return "on" if "binlog" in notes else ""
+
+
+DOUBLEWRITE = {"0": "off", "OFF": "off", "1": "on", "ON": "on"}
+_ACCESS = re.compile(r"\b(uniform|pareto|special|zipf)\b")
 
 
 def _first(pattern: re.Pattern[str], text: str) -> str:

@@ -38,6 +38,8 @@ def page_context(calibration: Calibration) -> dict[str, Any]:
         "interval_percent": f"{report.get('interval', 0.8):.0%}",
         "median_error": factor(report["median_abs_log_error"]),
         "targets": targets(report),
+        "pairs": _pairs(report),
+        "groups": _groups(report),
         "meaning": MEANING,
         "plot": _plot(report),
         "per_source": [_source_row(row, cited) for row in report["per_source"]],
@@ -73,6 +75,22 @@ def citation(key: str) -> dict[str, str]:
     entry = bibliography.source(key)
     short = f"{entry.author}, {entry.date or 'n.d.'}"
     return {"key": key, "anchor": anchor, "full": entry.citation(), "short": short}
+
+
+def _pairs(report: dict[str, Any]) -> dict[str, Any]:
+    pairs = dict(report.get("pairs") or {})
+    if pairs.get("within_tolerance") is not None:
+        pairs["within_percent"] = f"{pairs['within_tolerance']:.0%}"
+        pairs["widths"] = [(k, factor(v[1])) for k, v in pairs["ratio_bounds"].items()]
+    return pairs
+
+
+def _groups(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {**row, "name": f"{dimension}: {name}", "error": factor(row["median_abs_log_error"])}
+        for dimension, groups in (report.get("by_group") or {}).items()
+        for name, row in groups.items()
+    ]
 
 
 def _fitted(report: dict[str, Any]) -> set[str]:

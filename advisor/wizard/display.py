@@ -169,3 +169,41 @@ def estimate_panel(bars: list[Bar], *, chart_id: str, title: str) -> EstimatePan
     svg = interval_chart(bars, chart_id=chart_id, title=title)
     outside = any(not bar.estimate.in_domain for bar in bars)
     return EstimatePanel(svg, describe(bars), outside)
+
+
+# Past this high/low ratio an interval gets a word on why it is wide.
+WIDE_INTERVAL = 3.0
+
+
+def interval_meaning(estimates: Estimates | None) -> list[str]:
+    """What the ranges mean, in a sentence each: the interval, why it is wide, and the gain."""
+    if estimates is None:
+        return []
+    rec = estimates.recommended
+    lines = [
+        "Each range is an 80% interval: calibrated so that 4 results in 5 of the reference "
+        "benchmark on a machine like this fall inside it (the calibration page shows how "
+        "often such ranges held for published machines the model had not seen)."
+    ]
+    width = rec.high / rec.low if rec.low > 0 else float("inf")
+    if width > WIDE_INTERVAL:
+        why = (
+            "this machine lies outside the published measurements"
+            if not rec.in_domain
+            else "machines described alike still differ in what a profile does not say "
+            "(exact drives, server build, client settings)"
+        )
+        lines.append(f"This one is wide (high/low ×{width:.1f}) because {why}.")
+    gain = estimates.gain
+    if gain is not None:
+        lines.append(
+            f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%), a narrower "
+            "question than either estimate, since what the model does not know of this machine "
+            "cancels out of a ratio."
+        )
+    if estimates.measured is not None and gain is not None:
+        lines.append(
+            f"Anchored on the {estimates.measured:g} {rec.unit} you measured today: the "
+            f"recommended range is that figure times the gain, {rec.low:g} to {rec.high:g}."
+        )
+    return lines

@@ -13,6 +13,7 @@ from advisor.wizard.display import (
     estimate_bars,
     estimate_panel,
     exports,
+    interval_meaning,
     os_rows,
     setting_rows,
 )
@@ -42,6 +43,7 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
         "os_items": os_rows(result),
         "exports": exports(result, base_url=_base_url(request)),
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
+        "interval_meaning": interval_meaning(result.estimate),
         "permalink": _base_url(request) + result.permalink,
     }
     return TemplateResponse(request, "advisor/result.html", context)

@@ -84,9 +84,12 @@ def _estimates_to_dict(estimates: Estimates | None) -> dict[str, Any] | None:
     if estimates is None:
         return None
     current = estimates.current
+    gain = estimates.gain
     return {
         "recommended": _estimate_to_dict(estimates.recommended),
         "current": None if current is None else _estimate_to_dict(current),
+        "gain": None if gain is None else _estimate_to_dict(gain),
+        "measured": estimates.measured,
     }
 
 
@@ -209,10 +212,12 @@ def _evidence_from_list(items: Sequence[Mapping[str, Any]]) -> tuple[Evidence, .
 def _estimates_from_dict(data: Mapping[str, Any] | None) -> Estimates | None:
     if data is None:
         return None
-    current = data.get("current")
+    current, gain = data.get("current"), data.get("gain")
     return Estimates(
         recommended=_estimate_from_dict(data["recommended"]),
         current=None if current is None else _estimate_from_dict(current),
+        gain=None if gain is None else _estimate_from_dict(gain),
+        measured=data.get("measured"),
     )
 
 

@@ -109,10 +109,11 @@ def test_a_battery_backed_cache_never_lowers_the_estimate(raw) -> None:
 
 @PROPERTIES
 @given(raw_profiles())
-def test_a_profile_whose_data_fits_in_the_pool_is_not_io_bound(raw) -> None:
+def test_a_profile_whose_data_fits_in_the_pool_is_never_read_bound(raw) -> None:
+    """Nothing misses the pool, so reads cost nothing; dirty pages are still written back."""
     data_bytes = raw["workload"]["data_size_gb"] * 2**30
     e = estimate(raw, innodb_buffer_pool_size=2 * data_bytes)
-    assert e.bottleneck in ("CPU", "fsync/commit")
+    assert e.bottleneck in ("CPU", "fsync/commit", "page writes")
 
 
 def test_the_unit_follows_the_workload_kind() -> None:
@@ -182,3 +183,65 @@ def test_approved_fio_samples_correct_the_device_model_used_by_estimates() -> No
     plain = CalibratedEstimator(CALIBRATION).estimate(parse_profile(profile), {})
     faster = CalibratedEstimator(corrected).estimate(parse_profile(profile), {})
     assert faster.high > plain.high
+
+
+@PROPERTIES
+@given(raw_profiles(), st.sampled_from([1, 4, 64]))
+def test_doublewrite_on_never_raises_the_estimate(raw, gib) -> None:
+    pool = gib * 2**30
+    on = midpoint(raw, innodb_buffer_pool_size=pool, innodb_doublewrite="ON")
+    off = midpoint(raw, innodb_buffer_pool_size=pool, innodb_doublewrite="OFF")
+    assert non_decreasing([on, off])
+
+
+def _pool_effect(raw: dict[str, Any]) -> float:
+    """The middle of the effect of going from a 1 GiB pool to a pool of half the data."""
+    profile = parse_profile(raw)
+    half = int(raw["workload"]["data_size_gb"] * 2**30 / 2)
+    effect = ESTIMATOR.effects(
+        profile, {"innodb_buffer_pool_size": 2**30}, {"innodb_buffer_pool_size": half}
+    )["innodb_buffer_pool_size"]
+    return (effect.low_pct + effect.high_pct) / 2
+
+
+@pytest.mark.parametrize("kind", ["oltp", "read_write", "update_heavy"])
+def test_the_same_change_on_similar_machines_has_a_similar_effect(kind) -> None:
+    """8 or 16 SAS disks, 64 or 96 GB of RAM: the pool's effect stays within a factor of 2."""
+    base = {"workload.kind": kind, "workload.data_size_gb": 400}
+    effects = [
+        _pool_effect(
+            raw_profile(**base, **{"hardware.ram_gb": ram, "hardware.storage.device_count": n})
+        )
+        for ram in (64, 96)
+        for n in (8, 16)
+    ]
+    assert min(effects) > 0
+    assert max(effects) <= 2 * min(effects)
+
+
+def test_the_gain_is_the_ratio_of_the_two_estimates_with_an_interval_of_its_own() -> None:
+    profile = parse_profile(raw_profile(**{"workload.data_size_gb": 400}))
+    small, big = {"innodb_buffer_pool_size": 2**30}, {"innodb_buffer_pool_size": 48 * 2**30}
+    gain = ESTIMATOR.gain(profile, small, big)
+    before, after = ESTIMATOR.estimate(profile, small), ESTIMATOR.estimate(profile, big)
+    middle = ((after.low * after.high) / (before.low * before.high)) ** 0.5
+    assert gain.unit == "x"
+    assert gain.low <= middle * ROUNDING
+    assert gain.high >= middle / ROUNDING
+    naive = (after.high / before.low) / (after.low / before.high)
+    assert gain.high / gain.low < naive  # narrower than the two intervals combined
+    assert gain.low * gain.high > 1  # a 48x larger pool on 400 GB of data: faster
+
+
+def test_a_measured_throughput_anchors_the_recommended_estimate() -> None:
+    raw = raw_profile(**{"workload.measured_throughput": 12_000})
+    result = recommend(parse_profile(raw), estimator=ESTIMATOR)
+    estimates = result.estimate
+    assert estimates is not None
+    assert estimates.gain is not None
+    assert estimates.measured == 12_000
+    assert estimates.recommended.low == pytest.approx(12_000 * estimates.gain.low, rel=0.01)
+    assert estimates.recommended.high == pytest.approx(12_000 * estimates.gain.high, rel=0.01)
+    plain = recommend(parse_profile(raw_profile()), estimator=ESTIMATOR).estimate
+    assert plain is not None
+    assert plain.gain is None

@@ -36,6 +36,7 @@ def test_least_squares_recovers_parameters_from_its_own_predictions() -> None:
             io_factor=1.0,
             dirty_pct=90.0,
             year=float(y),
+            read_latency_s=0.0001,
         )
         for kind, r, f, h, c, q, s, y in zip(
             rng.choice(["oltp", "update_heavy"], 80),

@@ -1,9 +1,10 @@
 import numpy as np
 import pytest
 
+from calibration.benchmarks import ACCESS_CODES, BENCHMARKS
 from calibration.features import Situation, as_arrays
-from calibration.fit import prior_vector
-from calibration.model import log_miss_rate, predict_log
+from calibration.fit import BOUNDS, prior_vector
+from calibration.model import LAYOUT, capacities, miss_rate, predict_log
 
 
 def situation(**changes) -> Situation:
@@ -19,6 +20,9 @@ def situation(**changes) -> Situation:
         "io_factor": 1.0,
         "dirty_pct": 90.0,
         "year": 2026.0,
+        "read_latency_s": 0.005,
+        "access": ACCESS_CODES["skewed"],
+        "doublewrite": True,
     }
     return Situation(**{**base, **changes})
 
@@ -27,12 +31,29 @@ def predict(**changes) -> float:
     return float(np.exp(predict_log(prior_vector(), as_arrays([situation(**changes)]))[0]))
 
 
-def test_the_miss_rate_falls_from_one_to_zero_as_the_pool_covers_the_data() -> None:
-    rates = np.exp(log_miss_rate(4.0, np.array([0.0, 0.25, 0.5, 0.99, 1.0, 3.0])))
+def read_capacity(**changes) -> float:
+    return float(np.exp(capacities(prior_vector(), as_arrays([situation(**changes)]))[1][0]))
+
+
+@pytest.mark.parametrize("access", ACCESS_CODES)
+def test_the_miss_rate_falls_from_one_to_zero_as_the_pool_covers_the_data(access) -> None:
+    shares = np.array([0.0, 0.005, 0.25, 0.5, 0.99, 1.0, 3.0])
+    rates = miss_rate(0.5, shares, np.full(len(shares), ACCESS_CODES[access]))
     assert rates[0] == pytest.approx(1.0)
     assert list(rates) == sorted(rates, reverse=True)
-    assert rates[4] == 0.0
     assert rates[5] == 0.0
+    assert rates[6] == 0.0
+
+
+def test_a_hot_set_misses_less_than_uniform_keys_for_the_same_pool() -> None:
+    share = np.array([0.1])
+    uniform, special, skewed = (
+        float(miss_rate(0.5, share, np.array([ACCESS_CODES[a]]))[0])
+        for a in ("uniform", "special", "skewed")
+    )
+    assert uniform == pytest.approx(0.9)
+    assert special == pytest.approx(1 - (0.75 + 0.25 * 0.1))  # sysbench 0.4's 1%/75% draw
+    assert skewed < uniform
 
 
 @pytest.mark.parametrize(
@@ -55,3 +76,26 @@ def test_commit_syncs_cost_throughput_only_when_they_happen() -> None:
 
 def test_a_slower_scheduler_lowers_the_io_bound_prediction() -> None:
     assert predict(io_factor=0.43) < predict(io_factor=1.0)
+
+
+def test_doublewrite_on_never_raises_the_prediction() -> None:
+    for pool in (0.02, 0.3, 0.9):
+        assert predict(doublewrite=True, pool_to_data=pool) <= predict(
+            doublewrite=False, pool_to_data=pool
+        )
+
+
+def test_few_clients_cannot_use_a_deep_device() -> None:
+    """Little's law: one client waiting 5 ms per read gets at most 200 reads/s from an array
+    that serves 1,600; 64 clients get nearly all of it."""
+    one = read_capacity(concurrency=1.0)
+    many = read_capacity(concurrency=64.0)
+    assert many / one > 4
+    kind = BENCHMARKS["oltp"]
+    assert one <= 200.0 / kind.reads * kind.per_second / 0.1  # even at a tenth of the misses
+
+
+def test_every_parameter_starts_inside_its_physical_bounds() -> None:
+    prior = prior_vector()
+    for name, (low, high) in BOUNDS.items():
+        assert low <= prior[LAYOUT.index(name)] <= high, name

@@ -65,6 +65,13 @@ class EstimateOutput(serializers.Serializer):
 class EstimatesOutput(serializers.Serializer):
     recommended = EstimateOutput()
     current = EstimateOutput(allow_null=True)
+    gain = EstimateOutput(
+        allow_null=True,
+        help_text="recommended / current as an 80% interval (unit x), when current is known",
+    )
+    measured = serializers.FloatField(
+        allow_null=True, help_text="workload.measured_throughput, when given"
+    )
 
 
 class CitedSourceOutput(serializers.Serializer):

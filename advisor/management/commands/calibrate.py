@@ -51,6 +51,8 @@ def _lines(run: CalibrationRun) -> list[str]:
         f"  median error (held out): {factor(report['median_abs_log_error'])}",
         "  targets: "
         + "; ".join(f"{text} {'met' if ok else 'MISSED'}" for text, ok in targets(report)),
+        *_pair_lines(report),
+        *_group_lines(report),
         "",
         "Error per source (each predicted by a fit without it):",
         f"  {'source':<40} {'points':>6} {'median error':>12} {'bias':>6} {'coverage':>8}",
@@ -62,4 +64,31 @@ def _lines(run: CalibrationRun) -> list[str]:
             f"{row['coverage']:>8.2f}"
         )
     lines.append("  (bias: published against predicted; positive means the model predicted low)")
+    return lines
+
+
+def _pair_lines(report: dict[str, Any]) -> list[str]:
+    pairs = report.get("pairs") or {}
+    if not pairs.get("pairs"):
+        return []
+    ratio = ", ".join(f"{k} {factor(v[1])}" for k, v in pairs["ratio_bounds"].items())
+    return [
+        f"  within-source pairs: {pairs['pairs']}; estimated ratio within "
+        f"×{pairs['tolerance']} of the published for {pairs['within_tolerance']:.0%}; "
+        f"wrong direction on a change above 25%: {pairs['wrong_direction']} "
+        f"({', '.join(pairs['wrong_direction_pairs']) or 'none'})",
+        f"  gain intervals (80%, either way): {ratio}",
+    ]
+
+
+def _group_lines(report: dict[str, Any]) -> list[str]:
+    lines = ["", "By group (held out):", f"  {'group':<28} {'points':>6} {'sources':>7} "
+             f"{'coverage':>8} {'width':>7} {'error':>7}"]  # fmt: skip
+    for dimension, groups in (report.get("by_group") or {}).items():
+        for name, row in groups.items():
+            lines.append(
+                f"  {dimension + ' ' + name:<28} {row['points']:>6} {row['sources']:>7} "
+                f"{row['coverage']:>8.2f} {row['median_width_ratio']:>7.2f} "
+                f"{factor(row['median_abs_log_error']):>7}"
+            )
     return lines

@@ -34,5 +34,12 @@ def test_errors_read_as_factors_and_bias_as_a_percentage():
 
 
 def test_targets_say_which_are_met():
-    report = {"coverage": 0.8, "median_width_ratio": 3.0, "points": 105}
-    assert [met for _, met in targets(report)] == [True, False, True]
+    report = {
+        "coverage": 0.8,
+        "median_width_ratio": 3.5,
+        "median_abs_log_error": 0.25,
+        "points": 300,
+        "sources": 39,
+        "pairs": {"tolerance": 1.5, "within_tolerance": 0.75, "wrong_direction": 1},
+    }
+    assert [met for _, met in targets(report)] == [True, False, True, True, False, True, False]

@@ -228,3 +228,19 @@ def test_the_json_download_with_a_pasted_config_equals_the_cli_output(client, tm
     permalink = complete_wizard(client, current_text=paste)
     body = client.get(f"{permalink}download/json").content.decode()
     assert body == cli_output({**EXAMPLE_PROFILE, "current": {"mycnf": paste}}, "json", tmp_path)
+
+
+def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(client):
+    from advisor.services import recommendation_create
+    from rules.validation import parse_profile
+
+    profile = json.loads(json.dumps(EXAMPLE_PROFILE))
+    profile["workload"]["measured_throughput"] = 5000
+    result = recommendation_create(profile=parse_profile(profile))
+    assert result.estimate is not None
+    assert result.estimate.gain is not None
+    html = client.get(result.permalink).content.decode()
+    assert "Each range is an 80% interval" in html
+    gain = result.estimate.gain
+    assert f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%)" in html
+    assert "Anchored on the 5000 NOTPM you measured today" in html

@@ -1,0 +1,79 @@
+"""Within-source pairs: one published machine and workload, one configuration against another.
+
+The interval says how far an estimate may sit from a result; a DBA changing a setting wants to
+know something else, how well the model predicts the ratio between two configurations of the
+same machine. Pairs are points of one source that agree on the machine, the server and the
+workload and differ in a setting; their published ratio is compared with the ratio of the
+held-out predictions (made by the fit that never saw that source).
+"""
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from calibration.points import Point
+
+# A ratio estimate within this factor of the published one counts as right.
+PAIR_TOLERANCE = 1.5
+# A published change larger than this whose estimate points the other way is a wrong direction.
+DIRECTION_THRESHOLD = 1.25
+
+_MACHINE = ("source", "kind", "unit", "media", "flash_class", "rpm", "device_count",
+            "raid_level", "controller_cache", "cpu_cores", "ram_gb", "data_gb", "concurrency",
+            "server", "binlog")  # fmt: skip
+_SETTINGS = ("bp_gb", "trx_commit", "flush_method", "max_dirty_pct", "read_ahead",
+             "io_scheduler", "doublewrite", "access")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    first: str  # point ids
+    second: str
+    published_log_ratio: float  # log(second / first)
+    estimated_log_ratio: float  # from the held-out predictions
+
+    @property
+    def within_tolerance(self) -> bool:
+        return abs(self.estimated_log_ratio - self.published_log_ratio) <= math.log(PAIR_TOLERANCE)
+
+    @property
+    def wrong_direction(self) -> bool:
+        big = abs(self.published_log_ratio) > math.log(DIRECTION_THRESHOLD)
+        return big and self.estimated_log_ratio * self.published_log_ratio < 0
+
+
+def setting_pairs(points: Sequence[Point], predicted_logs: Sequence[float]) -> list[Pair]:
+    """Every pair of points of one machine and workload whose settings differ."""
+    groups: dict[tuple[object, ...], list[int]] = {}
+    for index, point in enumerate(points):
+        key = tuple(getattr(point, name) for name in _MACHINE)
+        groups.setdefault(key, []).append(index)
+    pairs = []
+    for members in groups.values():
+        for i, j in itertools.combinations(members, 2):
+            a, b = points[i], points[j]
+            if all(getattr(a, s) == getattr(b, s) for s in _SETTINGS):
+                continue  # the same configuration twice (e.g. two binaries): not a setting pair
+            pairs.append(
+                Pair(
+                    a.id,
+                    b.id,
+                    math.log(b.value / a.value),
+                    float(predicted_logs[j] - predicted_logs[i]),
+                )
+            )
+    return pairs
+
+
+def pair_summary(pairs: Sequence[Pair]) -> dict[str, object]:
+    """The share of pairs within PAIR_TOLERANCE and the wrong directions, for the report."""
+    if not pairs:
+        return {"pairs": 0, "within_tolerance": None, "wrong_direction": 0}
+    return {
+        "pairs": len(pairs),
+        "tolerance": PAIR_TOLERANCE,
+        "within_tolerance": round(sum(bool(p.within_tolerance) for p in pairs) / len(pairs), 3),
+        "wrong_direction": sum(bool(p.wrong_direction) for p in pairs),
+        "wrong_direction_pairs": [f"{p.first}/{p.second}" for p in pairs if p.wrong_direction],
+    }
