@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-DATA_FILE = "benchmarks.csv"
+# The shared data set as imported (scripts/import_benchmarks.py), then further published results
+# collected for the project, each row with its URL, author and date.
+DATA_FILES = ("benchmarks.csv", "published.csv")
 # Reference unit of each workload kind (product contract, "Input: the profile").
 UNITS = {
     "oltp": "NOTPM",
@@ -60,12 +62,14 @@ class Point:
 
 
 def load_points(path: Path | None = None) -> tuple[Point, ...]:
-    """Every row of the shipped data set (excluded rows too, each with its reason)."""
-    if path is None:
-        text = resources.files("calibration.data").joinpath(DATA_FILE).read_text("utf-8")
+    """Every row of the shipped data files (excluded rows too, each with its reason), or of the
+    one file at `path`."""
+    if path is not None:
+        texts = [path.read_text("utf-8")]
     else:
-        text = path.read_text("utf-8")
-    return tuple(_point(row) for row in csv.DictReader(text.splitlines()))
+        folder = resources.files("calibration.data")
+        texts = [folder.joinpath(name).read_text("utf-8") for name in DATA_FILES]
+    return tuple(_point(row) for text in texts for row in csv.DictReader(text.splitlines()))
 
 
 def used_points(points: Iterable[Point]) -> tuple[Point, ...]:

@@ -1,11 +1,31 @@
-from calibration.points import load_points, used_points
+import csv
+from pathlib import Path
+
+from calibration.points import DATA_FILES, load_points, used_points
 from rules.bibliography import has_source
 
 
 def test_the_shipped_data_keeps_every_published_row() -> None:
+    """Every row of both files: the shared set (118, as imported) and the collected ones."""
+    folder = Path(__file__).resolve().parents[2] / "calibration" / "data"
+    rows = sum(
+        len(list(csv.DictReader((folder / name).read_text("utf-8").splitlines())))
+        for name in DATA_FILES
+    )
     points = load_points()
-    assert len(points) == 118
-    assert len(used_points(points)) >= 100
+    assert len(points) == rows
+    assert len(load_points(folder / "benchmarks.csv")) == 118
+    assert len(used_points(points)) >= 250
+    assert len({p.source for p in used_points(points)}) >= 40
+
+
+def test_every_collected_row_names_its_url_author_and_date() -> None:
+    path = Path(__file__).resolve().parents[2] / "calibration" / "data" / "published.csv"
+    with path.open(encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            assert row["url"].startswith("https://"), row["id"]
+            assert row["author"], row["id"]
+            assert row["date"][:4].isdigit(), row["id"]
 
 
 def test_every_row_cites_a_bibliography_source() -> None:
