@@ -89,6 +89,7 @@ class Run:
     p95_ms: float
     errors: int
     boot_s: float
+    wall_s: float  # copy, boot, warm-up, run, shutdown and removal
 
 
 # --------------------------------------------------------------------------- options
@@ -369,13 +370,15 @@ def prepare(top: Path, table_size: int) -> tuple[Path, int, int]:
 def one_run(config: str, mycnf: str, prepared: Path, args: argparse.Namespace, top: Path) -> Run:
     """Boot a copy of the prepared data under `mycnf`, warm up, then measure one run."""
     table_size = table_size_for(args.size_gb)
+    start = time.monotonic()
     with running_server(mycnf, template_datadir=prepared, parent=top, keep=args.keep) as server:
         load = (f"--threads={args.threads}", "--report-interval=0")
         if args.warmup > 0:
             sysbench(server, "run", table_size, *load, f"--time={args.warmup}")
         output = sysbench(server, "run", table_size, *load, f"--time={args.time}")
     tps, p95, errors = parse_sysbench(output)
-    return Run(config, tps, p95, errors, round(server.boot_seconds, 2))
+    wall = time.monotonic() - start
+    return Run(config, tps, p95, errors, round(server.boot_seconds, 2), round(wall, 1))
 
 
 def table_size_for(size_gb: float) -> int:
@@ -411,13 +414,12 @@ def print_changes(advice: Result) -> list[str]:
     return lines
 
 
-def print_runs(runs: list[Run]) -> None:
-    for number, run in enumerate(runs, start=1):
-        name = "defaults" if run.config == "A" else "our my.cnf"
-        print(
-            f"  run {number}: {run.config} ({name}): {run.tps:.1f} tps, p95 {run.p95_ms:g} ms, "
-            f"{run.errors} ignored errors, booted in {run.boot_s:g} s"
-        )
+def print_run(number: int, run: Run) -> None:
+    name = "defaults" if run.config == "A" else "our my.cnf"
+    print(
+        f"  round {number} {run.config} ({name}): {run.tps:.1f} tps, p95 {run.p95_ms:g} ms, "
+        f"{run.errors} ignored errors; booted in {run.boot_s:g} s, {run.wall_s:.0f} s in all"
+    )
 
 
 def print_comparison(median_a: float, median_b: float, advice: Result) -> dict[str, Any]:
@@ -477,11 +479,11 @@ def measure(args: argparse.Namespace, top: Path, timings: Timings) -> dict[str, 
     changes = print_changes(against_defaults)
 
     runs: list[Run] = []
-    for _ in range(args.runs):
+    for number in range(1, args.runs + 1):
         for config, text in (("A", ""), ("B", mycnf)):
             with timings.phase(f"runs {config}"):
                 runs.append(one_run(config, text, prepared, args, top))
-            print_runs(runs[-1:])
+            print_run(number, runs[-1])
     median_a = statistics.median(r.tps for r in runs if r.config == "A")
     median_b = statistics.median(r.tps for r in runs if r.config == "B")
     comparison = print_comparison(median_a, median_b, against_defaults)
