@@ -4,7 +4,7 @@
 #   make lint   ruff check, ruff format --check, mypy, import-linter
 #   make golden regenerate the golden my.cnf files (review them as a diff)
 #   make screenshots  refresh docs/screenshots from a real browser run
-#   make bench  engine, page-render, API-load and batch benchmarks (each prints its figures)
+#   make bench  engine, page-render, API-load, batch and real-gain benchmarks (each prints its figures)
 #   make calibrate  refit the throughput model and write a new versioned artifact
 
 SHELL := /bin/bash
@@ -97,13 +97,17 @@ screenshots: venv system-deps services
 golden: venv
 	$(BIN)/python scripts/make_golden.py
 
-# Each benchmark prints its own figures; api_load runs ~2 minutes, batch needs Redis.
+# Each benchmark prints its own figures; api_load runs ~2 minutes, batch needs Redis,
+# real_gain ~11 minutes (MariaDB with sysbench and fio).
 bench: venv services
 	command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
+	command -v sysbench >/dev/null && command -v fio >/dev/null || \
+	  { apt-get update -qq && apt-get install -y -qq sysbench fio; }
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/wizard_render.py
 	bash benchmarks/api_load.sh
 	$(BIN)/python benchmarks/batch.py
+	$(BIN)/python benchmarks/real_gain.py
 
 calibrate: venv
 	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput

@@ -52,6 +52,10 @@ How a boot works
    always takes 1 s), wait up to 60 s, then SIGTERM, then SIGKILL; the temp dir is removed
    in a ``finally``, whatever happened.
 
+Benchmarks use ``running_server`` instead: the same copy, my.cnf and readiness steps, but
+the server stays up for the body of a ``with`` block (its socket is given), the temp dir
+may live on a chosen filesystem (``parent``), and may be kept afterwards (``keep``).
+
 Measured here (2 idle cores, MariaDB 10.11.19), start to first answered ping / whole
 ``boot_and_read`` (copy, boot, read, shutdown, cleanup): defaults 0.2 s / 0.55 s;
 ``innodb_log_file_size=1G`` 0.2 s / 0.5 s; ``8G`` 0.2 s / 0.55 s; ``8G`` with
@@ -112,6 +116,8 @@ from pathlib import Path
 __all__ = [
     "HARNESS_OPTIONS",
     "BootResult",
+    "RunningServer",
+    "ServerStartError",
     "VariableReadError",
     "binaries_available",
     "boot_and_read",
@@ -119,6 +125,7 @@ __all__ = [
     "make_template_datadir",
     "mariadbd_version",
     "remove_template_datadir",
+    "running_server",
     "same_value",
     "server_option_groups",
     "shared_template_datadir",
@@ -168,6 +175,38 @@ class VariableReadError(RuntimeError):
         self.error_log = error_log
         lines = [f"  {name}: {message}" for name, message in problems.items()]
         super().__init__("could not read back from mariadbd:\n" + "\n".join(lines))
+
+
+class ServerStartError(RuntimeError):
+    """mariadbd exited, or did not answer in time, before accepting connections."""
+
+    def __init__(self, message: str, error_log: str) -> None:
+        self.error_log = error_log
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class RunningServer:
+    """A server ``running_server`` keeps up for the body of a ``with`` block."""
+
+    work: Path  # the temp dir: data/, my.cnf, error.log, mysqld.sock
+    socket: Path
+    boot_seconds: float
+
+    @property
+    def datadir(self) -> Path:
+        return self.work / "data"
+
+    def error_log(self) -> str:
+        """The server's error log so far."""
+        return _collect_log(self.work)
+
+    def query(self, sql: str) -> str:
+        """Run SQL as root over the socket; the batch output, or RuntimeError with stderr."""
+        proc = _run_sql(self.socket, sql)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{sql!r} failed: {proc.stderr.strip()}")
+        return proc.stdout
 
 
 # --------------------------------------------------------------------------- binaries
@@ -521,18 +560,66 @@ def boot_and_read(
     or does not answer within ``timeout_s``.  The server is always stopped and its temp
     dir always removed.
     """
+    wanted = _normalise_names(names)
+    work, cnf, socket_path = _make_work(mycnf_text, template_datadir, _temp_parent())
+    try:
+        return _boot(work, cnf, socket_path, wanted, timeout_s)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def running_server(
+    mycnf_text: str,
+    *,
+    template_datadir: Path | None = None,
+    parent: Path | None = None,
+    timeout_s: float = 120,
+    keep: bool = False,
+) -> Iterator[RunningServer]:
+    """Boot as ``boot_and_read`` does, but keep the server up for the ``with`` block.
+
+    For benchmarks, which run a load against the server for minutes.  ``parent`` puts the
+    temp dir (and so the datadir copy) on a chosen filesystem instead of /tmp, e.g. the
+    disk being measured; the socket path must still fit 107 bytes.  ``keep`` leaves the
+    temp dir (datadir, my.cnf, error log) after the server stops, for inspection or as
+    the template of later boots.  Raises ServerStartError, carrying the error log, when
+    the server exits or does not answer within ``timeout_s``; the server is always
+    stopped (cleanly: SQL SHUTDOWN) when the block ends.
+    """
+    where = str(parent) if parent is not None else _temp_parent()
+    work, cnf, socket_path = _make_work(mycnf_text, template_datadir, where)
+    try:
+        proc, elapsed, note = _launch(work, cnf, socket_path, timeout_s)
+        if note:
+            raise ServerStartError(note, _collect_log(work, note))
+        try:
+            yield RunningServer(work, socket_path, elapsed)
+        finally:
+            _stop(proc, socket_path, polite=True)
+    finally:
+        if not keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _make_work(
+    mycnf_text: str, template_datadir: Path | None, parent: str | None
+) -> tuple[Path, Path, Path]:
+    """Check the text, copy the template into a new temp dir, write the my.cnf there.
+
+    Returns (temp dir, my.cnf path, socket path); the caller removes the temp dir.
+    """
     clashes = find_clashes(mycnf_text)
     if clashes:
         raise ValueError(
             "the exported my.cnf sets options the harness must set itself:\n  "
             + "\n  ".join(clashes)
         )
-    wanted = _normalise_names(names)
     template = template_datadir if template_datadir is not None else shared_template_datadir()
     if not template.is_dir():
         raise FileNotFoundError(f"template datadir {template} does not exist")
 
-    work = Path(tempfile.mkdtemp(prefix="ia-", dir=_temp_parent()))
+    work = Path(tempfile.mkdtemp(prefix="ia-", dir=parent))
     try:
         socket_path = work / "mysqld.sock"
         if len(str(socket_path)) > _MAX_SOCKET_PATH:
@@ -541,14 +628,20 @@ def boot_and_read(
         cnf = work / "my.cnf"
         separator = "" if mycnf_text.endswith("\n") or not mycnf_text else "\n"
         cnf.write_text(mycnf_text + separator + "\n" + _harness_block(work), encoding="utf-8")
-        return _boot(work, cnf, socket_path, wanted, timeout_s)
-    finally:
+    except BaseException:
         shutil.rmtree(work, ignore_errors=True)
+        raise
+    return work, cnf, socket_path
 
 
-def _boot(
-    work: Path, cnf: Path, socket_path: Path, wanted: list[str], timeout_s: float
-) -> BootResult:
+def _launch(
+    work: Path, cnf: Path, socket_path: Path, timeout_s: float
+) -> tuple[subprocess.Popen[bytes], float, str]:
+    """Start mariadbd and wait for its first answered ping.
+
+    Returns (process, seconds from start, note): the note is empty when the server
+    answers; otherwise it says why not, and the process has already been stopped.
+    """
     with open(work / "mariadbd.out", "wb") as out:
         start = time.monotonic()
         proc = subprocess.Popen(
@@ -558,30 +651,38 @@ def _boot(
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    polite = False
     try:
         deadline = start + timeout_s
         while True:
             if proc.poll() is not None:
-                elapsed = time.monotonic() - start
                 note = f"mariadbd exited with code {proc.returncode} before accepting connections"
-                return BootResult(False, _collect_log(work, note), {}, elapsed)
+                return proc, time.monotonic() - start, note
             if socket_path.exists() and _ping(socket_path):
-                break
+                return proc, time.monotonic() - start, ""
             if time.monotonic() > deadline:
                 elapsed = time.monotonic() - start
                 _stop(proc, socket_path, polite=False)
                 note = f"mariadbd did not accept connections within {timeout_s:g} s; killed"
-                return BootResult(False, _collect_log(work, note), {}, elapsed)
+                return proc, elapsed, note
             time.sleep(_POLL_INTERVAL_S)
-        elapsed = time.monotonic() - start
-        polite = True
+    except BaseException:
+        _stop(proc, socket_path, polite=False)
+        raise
+
+
+def _boot(
+    work: Path, cnf: Path, socket_path: Path, wanted: list[str], timeout_s: float
+) -> BootResult:
+    proc, elapsed, note = _launch(work, cnf, socket_path, timeout_s)
+    if note:
+        return BootResult(False, _collect_log(work, note), {}, elapsed)
+    try:
         values, problems = _read_values(socket_path, wanted)
         if problems:
             raise VariableReadError(problems, values, _collect_log(work))
         return BootResult(True, _collect_log(work), values, elapsed)
     finally:
-        _stop(proc, socket_path, polite=polite)
+        _stop(proc, socket_path, polite=True)
 
 
 # --------------------------------------------------------------------------- comparison
