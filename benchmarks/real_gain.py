@@ -289,15 +289,11 @@ def advise(profile: dict[str, Any]) -> tuple[Result, Result]:
 
 
 def ratio_interval(result: Result) -> tuple[float, float, str]:
-    """The estimated B/A ratio: the estimator's own `gain` when it has one, else the naive
-    bound (rec.low / cur.high .. rec.high / cur.low), which ignores that both intervals
-    share most of their error."""
-    gain = getattr(result.estimate, "gain", None)
-    if gain is not None:
-        low, high = (gain.low, gain.high) if hasattr(gain, "low") else gain
-        return float(low), float(high), "estimate.gain"
-    cur, rec = both_estimates(result)
-    return rec.low / cur.high, rec.high / cur.low, "naive bound"
+    """The estimated B/A ratio: the estimator's gain interval (calibration.pairs)."""
+    gain = result.estimate.gain if result.estimate is not None else None
+    if gain is None:
+        raise CannotRun("the engine gave no gain interval")
+    return gain.low, gain.high, "estimate.gain"
 
 
 def both_estimates(result: Result) -> tuple[Estimate, Estimate]:
