@@ -5,7 +5,7 @@ The catalog stores a compiled default where there is one; where the server compu
 """
 
 from rules.catalog import ServerCatalog
-from rules.enums import Flavor
+from rules.version import FLAVOR_NAMES
 
 # innodb_io_capacity_max when not set: twice innodb_io_capacity, at least 2000 (MySQL
 # storage/innobase/handler/ha_innodb.cc and MariaDB's innodb_init: std::max(2 *
@@ -13,17 +13,11 @@ from rules.enums import Flavor
 IO_CAPACITY_MAX_PER_IO_CAPACITY = 2
 IO_CAPACITY_MAX_FLOOR_IOPS = 2000
 
-_FLAVOR_NAMES = {
-    Flavor.MYSQL: "MySQL",
-    Flavor.PERCONA: "Percona Server",
-    Flavor.MARIADB: "MariaDB",
-}
-
 
 def server_name(catalog: ServerCatalog) -> str:
     """'MySQL 8.4', 'MariaDB 10.11': the flavor and series whose defaults the catalog holds."""
     major, minor = catalog.version.series
-    return f"{_FLAVOR_NAMES[catalog.flavor]} {major}.{minor}"
+    return f"{FLAVOR_NAMES[catalog.flavor]} {major}.{minor}"
 
 
 def io_capacity_max_default(catalog: ServerCatalog, io_capacity: int) -> int:
