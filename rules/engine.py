@@ -3,6 +3,7 @@
 import hashlib
 import json
 
+from rules.audit import audit
 from rules.catalog import ServerCatalog, catalog_for
 from rules.currentvalues import change_between, current_value
 from rules.enums import ControllerCache, FlashClass
@@ -31,7 +32,7 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         catalog_for(server.flavor, server.version),
         array_capability(profile.hardware.storage),
     )
-    warnings = _profile_warnings(profile)
+    warnings = _profile_warnings(profile) + audit(profile, ctx.catalog)
     settings: list[Setting] = []
     for rule in SETTING_RULES:
         for proposal in rule.compute(ctx):
@@ -82,7 +83,7 @@ def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -
         value = clamped
     case = rule.cases[proposal.case]
     facts = dict(proposal.facts)
-    current, is_default = current_value(ctx.profile.current, spec)
+    current, is_default = current_value(ctx.profile.current, spec, ctx.catalog)
     return Setting(
         name=proposal.name,
         value=value,
