@@ -5,6 +5,7 @@ import json
 
 from rules.audit import audit
 from rules.catalog import ServerCatalog, catalog_for
+from rules.current import ORIGIN_LABELS
 from rules.currentvalues import change_between, current_value
 from rules.enums import ControllerCache, FlashClass
 from rules.estimation import with_estimates
@@ -17,11 +18,6 @@ from rules.storage import array_capability
 from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.1"
-_ORIGIN_NAMES = {
-    "variables": "current variables",
-    "mycnf": "pasted my.cnf",
-    "show_variables": "pasted SHOW GLOBAL VARIABLES",
-}
 
 
 def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result:
@@ -133,7 +129,7 @@ def _profile_warnings(profile: Profile) -> list[str]:
             "had acknowledged. Prefer enterprise drives for a database that must keep commits."
         )
     if profile.current is not None:
-        origin = _ORIGIN_NAMES[profile.current.origin]
+        origin = ORIGIN_LABELS[profile.current.origin]
         warnings.extend(f"Reading the {origin}: {note}." for note in profile.current.notes)
     if storage.has_protected_write_cache:
         warnings.append(
