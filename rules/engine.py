@@ -3,7 +3,9 @@
 import hashlib
 import json
 
+from rules.audit import audit
 from rules.catalog import ServerCatalog, catalog_for
+from rules.current import ORIGIN_LABELS
 from rules.currentvalues import change_between, current_value
 from rules.enums import ControllerCache, FlashClass
 from rules.estimation import with_estimates
@@ -16,11 +18,6 @@ from rules.storage import array_capability
 from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.1"
-_ORIGIN_NAMES = {
-    "variables": "current variables",
-    "mycnf": "pasted my.cnf",
-    "show_variables": "pasted SHOW GLOBAL VARIABLES",
-}
 
 
 def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result:
@@ -31,7 +28,7 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         catalog_for(server.flavor, server.version),
         array_capability(profile.hardware.storage),
     )
-    warnings = _profile_warnings(profile)
+    warnings = _profile_warnings(profile) + audit(profile, ctx.catalog)
     settings: list[Setting] = []
     for rule in SETTING_RULES:
         for proposal in rule.compute(ctx):
@@ -82,7 +79,7 @@ def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -
         value = clamped
     case = rule.cases[proposal.case]
     facts = dict(proposal.facts)
-    current, is_default = current_value(ctx.profile.current, spec)
+    current, is_default = current_value(ctx.profile.current, spec, ctx.catalog)
     return Setting(
         name=proposal.name,
         value=value,
@@ -132,7 +129,7 @@ def _profile_warnings(profile: Profile) -> list[str]:
             "had acknowledged. Prefer enterprise drives for a database that must keep commits."
         )
     if profile.current is not None:
-        origin = _ORIGIN_NAMES[profile.current.origin]
+        origin = ORIGIN_LABELS[profile.current.origin]
         warnings.extend(f"Reading the {origin}: {note}." for note in profile.current.notes)
     if storage.has_protected_write_cache:
         warnings.append(

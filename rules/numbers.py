@@ -15,3 +15,10 @@ def round_readable(value: float) -> int:
     step = 10 ** max(digits - 1, 0)
     rounded = int(round(value / step) * step)
     return rounded if rounded < 1000 else int(round(rounded / 50) * 50)
+
+
+def percent_text(ratio: float) -> str:
+    """A share for explanations: '75%', and 'under 1%' rather than a misleading '0%'."""
+    if 0 < ratio < 0.005:
+        return "under 1%"
+    return f"{ratio:.0%}"

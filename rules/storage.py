@@ -107,7 +107,8 @@ def _summary(
         if protected and storage.media is Media.HDD:
             basis += f", x{BBU_HDD_WRITE_FACTOR:g} for the battery-backed cache"
     cache = " behind a battery-backed write cache" if protected else ""
+    verb = "sustains" if storage.device_count == 1 else "sustain"
     return (
-        f"{array}{cache} sustain about {reads:,.0f} random reads/s, {writes:,.0f} random "
+        f"{array}{cache} {verb} about {reads:,.0f} random reads/s, {writes:,.0f} random "
         f"writes/s and {fsync:,.0f} commits/s ({basis})"
     )

@@ -17,11 +17,16 @@ def bytes_for_config(value: int) -> str:
 
 
 def bytes_for_people(value: float) -> str:
-    """A rounded human figure for explanations: '12 GiB', '512 MiB'."""
+    """A rounded human figure for explanations: '12 GiB', '13.7 GiB', '512 MiB'.
+
+    One decimal below 100 units, so that figures an explanation adds up (RAM = pool + the rest)
+    still add up as printed: '13.7 GiB' rather than '14 GiB' for 13.7 GiB.
+    """
     for suffix, size in _SUFFIXES:
         if value >= size:
             amount = value / size
-            text = f"{amount:.0f}" if amount >= 10 or amount == int(amount) else f"{amount:.1f}"
+            whole = amount >= 100 or round(amount, 1) == round(amount)
+            text = f"{amount:.0f}" if whole else f"{amount:.1f}"
             return f"{text} {suffix}iB"
     return f"{value:.0f} bytes"
 

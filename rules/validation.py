@@ -38,7 +38,13 @@ from rules.schema import (
     FieldSpec,
     Kind,
 )
-from rules.version import parse_version
+from rules.version import (
+    FLAVOR_NAMES,
+    SUPPORTED_RANGE_TEXT,
+    exists,
+    known_series_text,
+    parse_version,
+)
 
 _SECTIONS = {
     "": ("server", "hardware", "workload", "current"),
@@ -177,6 +183,8 @@ def _check_cross_fields(
     version = values.get("server.version")
     if version is not None and parse_version(version) is None:
         errors.add("server.version", "must be a release such as 8.0.36, 8.4 or 10.11")
+    elif version is not None and values.get("server.flavor") is not None:
+        _check_version_exists(Flavor(values["server.flavor"]), version, errors)
     kernel = values.get("hardware.kernel")
     if kernel is not None and _KERNEL.match(kernel) is None:
         errors.add("hardware.kernel", "must be a Linux release such as 5.15 or 4.18.0-513.el8")
@@ -195,6 +203,18 @@ def _check_cross_fields(
                 errors.add(
                     f"hardware.storage.measured_iops.{name}", "is required with measured_iops"
                 )
+
+
+def _check_version_exists(flavor: Flavor, text: str, errors: _Collector) -> None:
+    """Refuse a release the flavor never had (MySQL 11.4, MariaDB 8.0); older real ones pass."""
+    version = parse_version(text)
+    if version is None or exists(flavor, version):
+        return
+    errors.add(
+        "server.version",
+        f"{FLAVOR_NAMES[flavor]} {version.major}.{version.minor} does not exist (its series are "
+        f"{known_series_text(flavor)}); supported for my.cnf: {SUPPORTED_RANGE_TEXT[flavor]}",
+    )
 
 
 def _check_raid(level: RaidLevel, count: int, errors: _Collector) -> None:

@@ -64,11 +64,65 @@ _OLDEST: dict[Flavor, tuple[int, int]] = {
     Flavor.MARIADB: (10, 6),
 }
 
+FLAVOR_NAMES: dict[Flavor, str] = {
+    Flavor.MYSQL: "MySQL",
+    Flavor.PERCONA: "Percona Server",
+    Flavor.MARIADB: "MariaDB",
+}
 SUPPORTED_RANGE_TEXT: dict[Flavor, str] = {
     Flavor.MYSQL: "MySQL 5.7, 8.0, 8.4 and 9.x",
     Flavor.PERCONA: "Percona Server 5.7, 8.0, 8.4 and 9.x",
     Flavor.MARIADB: "MariaDB 10.6, 10.11, 11.4 and later 11.x",
 }
+
+
+def _minors(major: int, last_minor: int) -> frozenset[tuple[int, int]]:
+    return frozenset((major, minor) for minor in range(last_minor + 1))
+
+
+# Release series that exist (the vendors' release notes, through MySQL 9.7 of April 2026 and
+# MariaDB 13.2). A version outside them cannot be described at all; an older real one is kept
+# for estimates only (Support.TOO_OLD). Percona Server follows MySQL's numbering.
+_MYSQL_SERIES = (
+    frozenset({(3, 23), (4, 0), (4, 1), (5, 0), (5, 1), (5, 5), (5, 6), (5, 7)})
+    | _minors(8, 4)
+    | _minors(9, 7)
+)
+KNOWN_SERIES: dict[Flavor, frozenset[tuple[int, int]]] = {
+    Flavor.MYSQL: _MYSQL_SERIES,
+    Flavor.PERCONA: _MYSQL_SERIES,
+    Flavor.MARIADB: frozenset({(5, 1), (5, 2), (5, 3), (5, 5)})
+    | _minors(10, 11)
+    | _minors(11, 8)
+    | _minors(12, 3)
+    | _minors(13, 2),
+}
+
+
+def exists(flavor: Flavor, version: ServerVersion) -> bool:
+    """Whether the flavor ever had a release series `version` belongs to."""
+    return version.series in KNOWN_SERIES[flavor]
+
+
+def known_series_text(flavor: Flavor) -> str:
+    """'3.23, 4.0, ..., 8.0 to 8.4 and 9.0 to 9.7': three or more minors in a row as a range."""
+    runs: list[list[tuple[int, int]]] = []
+    for series in sorted(KNOWN_SERIES[flavor]):
+        if runs and runs[-1][-1] == (series[0], series[1] - 1):
+            runs[-1].append(series)
+        else:
+            runs.append([series])
+    texts: list[str] = []
+    for run in runs:
+        if len(run) >= 3:
+            texts.append(f"{_series_text(run[0])} to {_series_text(run[-1])}")
+        else:
+            texts.extend(_series_text(series) for series in run)
+    return ", ".join(texts[:-1]) + " and " + texts[-1]
+
+
+def _series_text(series: tuple[int, int]) -> str:
+    return f"{series[0]}.{series[1]}"
 
 
 def support_of(flavor: Flavor, version: ServerVersion) -> Support:

@@ -130,8 +130,8 @@ def draft_update(session: SessionBase, step: Step, data: Mapping[str, Any]) -> d
 
 def draft_for_session(draft: Mapping[str, str]) -> dict[str, str]:
     """What a session may keep of a draft: short fields, and of a paste only the variables the
-    advisor reads (as a my.cnf, credentials and everything else dropped), or, when the paste
-    cannot be read, its first DRAFT_PASTE_CHARS for the visitor to correct."""
+    advisor reads (in the form it was pasted in, credentials and everything else dropped), or,
+    when the paste cannot be read, its first DRAFT_PASTE_CHARS for the visitor to correct."""
     kept = {name: value[:DRAFT_FIELD_CHARS] for name, value in draft.items()}
     text = draft.get(CURRENT_TEXT, "")
     kept[CURRENT_TEXT] = text
@@ -146,10 +146,24 @@ def draft_for_session(draft: Mapping[str, str]) -> dict[str, str]:
             kept[PASTE_PROBLEM] = str(problem)[:DRAFT_FIELD_CHARS]
         return kept
     variables, notes = keep_read_variables(current.variables, known_names())
-    lines = ["[mysqld]", *(f"# {note}" for note in notes)]
-    lines += [f"{name} = {_option_value(value)}" for name, value in variables.items()]
-    kept[CURRENT_FORM], kept[CURRENT_TEXT] = "mycnf", "\n".join(lines)
+    form = current.origin if variables else "mycnf"  # nothing kept: the notes say why
+    kept[CURRENT_FORM] = form  # a pasted SHOW GLOBAL VARIABLES stays one
+    kept[CURRENT_TEXT] = paste_text(form, variables, notes)
     return kept
+
+
+def paste_text(form: str, variables: Mapping[str, str], notes: list[str] | None = None) -> str:
+    """Variables written back in the form they were pasted in, so they read back the same."""
+    if form == "show_variables":  # the mysql client's batch mode: name TAB value
+        return "\n".join(f"{name}\t{_batch_value(value)}" for name, value in variables.items())
+    lines = ["[mysqld]", *(f"# {note}" for note in notes or [])]
+    lines += [f"{name} = {_option_value(value)}" for name, value in variables.items()]
+    return "\n".join(lines)
+
+
+def _batch_value(value: str) -> str:
+    """A value as a batch-mode row carries it: only the backslash needs its escape."""
+    return value.replace("\\", "\\\\")
 
 
 def _option_value(value: str) -> str:
@@ -183,9 +197,10 @@ def draft_from_profile(raw: Mapping[str, Any]) -> dict[str, str]:
         if form is not None:
             draft[CURRENT_FORM], draft[CURRENT_TEXT] = form, current[form]
         else:  # an echoed result: {"origin": ..., name: value, ...}
-            names = {k: v for k, v in current.items() if k not in ECHO_META_KEYS}
-            lines = [f"{name} = {value}" for name, value in names.items()]
-            draft[CURRENT_FORM], draft[CURRENT_TEXT] = "mycnf", "\n".join(["[mysqld]", *lines])
+            names = {str(k): str(v) for k, v in current.items() if k not in ECHO_META_KEYS}
+            origin = current.get("origin")
+            form = origin if origin in PASTE_FORMS else "mycnf"
+            draft[CURRENT_FORM], draft[CURRENT_TEXT] = form, paste_text(form, names)
     return draft
 
 

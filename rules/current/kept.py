@@ -11,6 +11,17 @@ from collections.abc import Collection, Mapping
 
 # Keys of a result's echoed `current` that are not variables.
 ECHO_META_KEYS = frozenset({"origin", "dropped_variables", "os"})
+# Variables kept although the catalog has no row for them, because the audit (rules/audit.py)
+# warns about them: MySQL 8.0 removed the query cache, and a server given these will not start.
+AUDITED_NAMES = frozenset(
+    {
+        "query_cache_limit",
+        "query_cache_min_res_unit",
+        "query_cache_size",
+        "query_cache_type",
+        "query_cache_wlock_invalidate",
+    }
+)
 
 # Names whose value may be a secret or point at one: passwords, authentication strings, keys,
 # certificates and the TLS settings that name them (wsrep_sst_auth, ssl_key, *_password, ...).
@@ -28,8 +39,10 @@ def looks_like_credential(text: str) -> bool:
 def keep_read_variables(
     variables: Mapping[str, str], read: Collection[str]
 ) -> tuple[dict[str, str], list[str]]:
-    """(the variables the advisor reads, a note on what was dropped, if anything was)."""
-    kept = {name: value for name, value in variables.items() if name in read}
+    """(the variables the advisor reads or audits, a note on what was dropped, if anything)."""
+    kept = {
+        name: value for name, value in variables.items() if name in read or name in AUDITED_NAMES
+    }
     dropped = [name for name in variables if name not in kept]
     if not dropped:
         return kept, []

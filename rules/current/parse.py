@@ -12,6 +12,12 @@ from rules.profile import Current
 from rules.schema import CURRENT_FORMS
 
 _FORMS = ", ".join(CURRENT_FORMS)
+# How a result names where the current configuration came from, by `Current.origin`.
+ORIGIN_LABELS: dict[str, str] = {
+    "variables": "current variables",
+    "mycnf": "pasted my.cnf",
+    "show_variables": "pasted SHOW GLOBAL VARIABLES",
+}
 _READERS: dict[str, Callable[[object], Parsed]] = {
     "variables": read_variables,
     "mycnf": read_mycnf,

@@ -10,6 +10,7 @@ import unicodedata
 from collections.abc import Mapping
 from decimal import Decimal
 
+from rules.current import ORIGIN_LABELS
 from rules.errors import OutputRefused
 from rules.result import Result, Setting
 from rules.units import GIB, bytes_for_config
@@ -145,8 +146,8 @@ def inputs_summary(inputs: Mapping[str, object]) -> str:
     ]
     current = inputs.get("current")
     if isinstance(current, Mapping):
-        origin = current.get("origin")
-        parts.append(f"current settings from {origin}" if origin else "current settings given")
+        origin = ORIGIN_LABELS.get(str(current.get("origin")))
+        parts.append(f"compared with the {origin}" if origin else "current settings given")
     return _join(" · ", *parts)
 
 

@@ -1,6 +1,7 @@
 """innodb_buffer_pool_size: the largest share of RAM that leaves room for connections and the OS."""
 
 from rules.enums import Flavor
+from rules.numbers import percent_text
 from rules.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
 from rules.units import GIB, MIB, bytes_for_people, round_down
@@ -50,10 +51,12 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
     facts = {
         "pool": bytes_for_people(pool),
         "ram": bytes_for_people(ram),
-        "share": f"{share:.0%}",
+        "pool_share": percent_text(pool / ram),  # the pool's real share, after rounding
+        "share": percent_text(share),  # the share the sizing rule asks for
+        "left": bytes_for_people(max(0, ram - pool)),  # what RAM minus the pool leaves
         "budget": bytes_for_people(budget),
         "concurrency": concurrency,
-        "fit": "all" if pool >= data else f"{pool / data:.0%}",
+        "fit": "all" if pool >= data else percent_text(pool / data),
     }
     warnings: list[str] = []
     if pool + budget > ram:
@@ -63,7 +66,7 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
         )
     if data > 10 * pool:
         warnings.append(
-            f"The buffer pool holds only {pool / data:.0%} of the data: expect an "
+            f"The buffer pool holds only {percent_text(pool / data)} of the data: expect an "
             "IO-bound server; more RAM is the biggest single lever."
         )
     case = "tight" if tight else "share"
@@ -91,8 +94,8 @@ _EVIDENCE = (
 )
 _EXPLAIN = (
     "The buffer pool caches data and index pages; every page it holds is a read the disks do not "
-    "do. It gets {pool}, {share} of {ram} as the manual's dedicated-server sizing gives, {fit} of "
-    "the data. {budget} stays outside it for the OS and {concurrency} connections' buffers."
+    "do. It gets {pool}, {pool_share} of {ram}, enough for {fit} of the data. That leaves {left} "
+    "outside it, where the OS and {concurrency} connections' buffers need about {budget}."
 )
 RULE = Rule(
     id="buffer-pool-ram-share",
@@ -100,12 +103,15 @@ RULE = Rule(
     kind="bytes",
     cases={
         "share": Case(
-            "{share} of RAM, leaving {budget} for the OS and connections", _EXPLAIN, _EVIDENCE
+            "{pool_share} of RAM, leaving {left} for the OS and connections",
+            _EXPLAIN + " The manual's dedicated-server sizing gives the pool {share} of RAM, "
+            "rounded down here to whole chunks.",
+            _EVIDENCE,
         ),
         "tight": Case(
-            "limited by the memory that {concurrency} connections and the OS need",
-            _EXPLAIN + " The usual share would not leave enough room, so the pool is "
-            "smaller than {share} of RAM.",
+            "{pool_share} of RAM, limited by the memory {concurrency} connections and the OS need",
+            _EXPLAIN + " The manual's dedicated-server share of {share} would not leave that "
+            "room, so the pool is smaller.",
             _EVIDENCE,
         ),
     },

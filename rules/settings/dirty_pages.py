@@ -1,5 +1,6 @@
 """innodb_max_dirty_pages_pct and its low-water mark: write combining against recovery time."""
 
+from rules.defaults import default_note, server_name
 from rules.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
 
@@ -22,20 +23,32 @@ def compute_max(ctx: Context) -> tuple[Proposal, ...]:
         value, case = RECOVERY_PCT, "recovery"
     else:
         value, case = DEFAULT_PCT, "default"
-    return (Proposal("innodb_max_dirty_pages_pct", value, case, {"value": f"{value:g}"}),)
+    facts = {
+        "value": f"{value:g}",
+        "default": _default_text(ctx, "innodb_max_dirty_pages_pct", value),
+    }
+    return (Proposal("innodb_max_dirty_pages_pct", value, case, facts),)
 
 
 def compute_lwm(ctx: Context) -> tuple[Proposal, ...]:
     ceiling = float(ctx.decided["innodb_max_dirty_pages_pct"])
     value = min(LWM_PCT, ceiling / 2)
-    return (
-        Proposal(
-            "innodb_max_dirty_pages_pct_lwm",
-            value,
-            "preflush",
-            {"value": f"{value:g}", "ceiling": f"{ceiling:g}"},
-        ),
-    )
+    facts = {
+        "value": f"{value:g}",
+        "ceiling": f"{ceiling:g}",
+        "default": _default_text(ctx, "innodb_max_dirty_pages_pct_lwm", value),
+    }
+    return (Proposal("innodb_max_dirty_pages_pct_lwm", value, "preflush", facts),)
+
+
+def _default_text(ctx: Context, name: str, value: float) -> str:
+    """' (the default of MariaDB 10.11)', or what this version ships when it differs."""
+    note = default_note(ctx.catalog, name, value)
+    default = ctx.catalog.default(name)
+    if note or not isinstance(default, int | float):
+        return note
+    off = ", which disables pre-flushing" if default == 0 else ""
+    return f" ({server_name(ctx.catalog)} ships {default:g}%{off})"
 
 
 _WHAT = (
@@ -65,7 +78,7 @@ RULE_MAX = Rule(
             "{value}%: more dirty pages, more writes combined",
             _WHAT + "A high limit lets several changes to one page share a single "
             "write; the published tests found 80% up to three times faster than 20%. "
-            "{value}% is MySQL 8.0's default; the redo log size bounds recovery.",
+            "{value}%{default}; the redo log size bounds recovery.",
             (_EV_SEED0, _EV_WL),
         ),
         "recovery": Case(
@@ -94,7 +107,7 @@ RULE_LWM = Rule(
             "start flushing early at {value}% dirty, smoothing writes",
             "Above this low-water mark InnoDB starts flushing adaptively instead "
             "of waiting for the {ceiling}% ceiling, which avoids sudden flushing "
-            "storms. {value}% is MySQL 8.0's default (5.7 and MariaDB ship 0).",
+            "storms: {value}%{default}.",
             (
                 Evidence(
                     "mysql-wl-9630",

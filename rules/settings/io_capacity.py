@@ -1,7 +1,8 @@
 """innodb_io_capacity and innodb_io_capacity_max: the IO budget of background flushing."""
 
+from rules.defaults import default_note, io_capacity_max_default, server_name
 from rules.enums import Media
-from rules.numbers import clamp, round_readable
+from rules.numbers import clamp, percent_text, round_readable
 from rules.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
 from rules.workload import WRITE_INTENSITY
@@ -13,31 +14,71 @@ from rules.workload import WRITE_INTENSITY
 # (percona-2016-tpcc-samsung, percona-2026-bp-sweep); 8192 on ~150k-IOPS flash
 # (callaghan-2013-odirect-no-fsync).
 WRITE_SHARE: dict[Media, float] = {Media.HDD: 1.0, Media.SATA_SSD: 0.5, Media.NVME: 0.1}
-CEILING_IOPS = 20_000  # mysql-manual-io-capacity: above 20000 is rarely useful
+# The highest io_capacity the cited runs used: 10,000 on NVMe (percona-2026-bp-sweep), also
+# MySQL 8.4's default (mysql-manual-8-4-defaults); 8192 on ~150k-IOPS flash
+# (callaghan-2013-odirect-no-fsync). Nothing we cite went higher, and percona-2019-ssd-io-capacity
+# warns against deriving it from spec-sheet IOPS, so an array's larger model rate stops here.
+EVIDENCE_CEILING_IOPS = 10_000
 FLOOR_IOPS = 100  # catalog minimum; ~100 suits one 7200 rpm disk (mysql-manual-io-capacity)
-MAX_TO_CAPACITY = 2  # 8.4's io_capacity_max default is 2 x io_capacity (mysql-manual-8-4-defaults)
+MAX_TO_CAPACITY = 2  # io_capacity_max defaults to twice io_capacity (mysql-manual-io-capacity)
+# With fio figures, flushing may ask for at most the write rate measured: the manual sizes
+# io_capacity to "roughly the IOPS the system can perform" (mysql-manual-io-capacity), so
+# io_capacity_max <= 100% of the measured random writes and io_capacity <= half of them, which
+# keeps io_capacity_max at twice io_capacity within the measurement.
+MEASURED_MAX_SHARE = 1.0
+MEASURED_CAPACITY_SHARE = MEASURED_MAX_SHARE / MAX_TO_CAPACITY
 
 
 def compute_capacity(ctx: Context) -> tuple[Proposal, ...]:
     storage = ctx.profile.hardware.storage
     share = WRITE_SHARE[storage.media] * WRITE_INTENSITY[ctx.profile.workload.kind]
-    raw = ctx.capability.random_write_iops * share
-    value = int(clamp(round_readable(raw), FLOOR_IOPS, CEILING_IOPS))
-    case = "ceiling" if raw > CEILING_IOPS else ("hdd" if storage.media is Media.HDD else "flash")
+    writes = ctx.capability.random_write_iops
+    wanted = round_readable(writes * share)
+    ceiling, case = EVIDENCE_CEILING_IOPS, "hdd" if storage.media is Media.HDD else "flash"
+    if wanted > EVIDENCE_CEILING_IOPS:
+        case = "ceiling"
+    if ctx.capability.measured and writes * MEASURED_CAPACITY_SHARE < min(wanted, ceiling):
+        ceiling, case = int(writes * MEASURED_CAPACITY_SHARE), "measured"
+    value = int(clamp(wanted, FLOOR_IOPS, max(FLOOR_IOPS, ceiling)))
+    if min(wanted, ceiling) < FLOOR_IOPS:
+        case = "floor"
     facts = {
         "array": ctx.capability.summary,
-        "share": f"{share:.0%}",
-        "writes": f"{ctx.capability.random_write_iops:,.0f}",
+        "portion": "about the" if share == 1 else f"{percent_text(share)} of the",
+        "share": percent_text(share),
+        "writes": f"{writes:,.0f}",
+        "wanted": f"{wanted:,}",
+        "limit": f"{min(wanted, ceiling):,}",
         "value": f"{value:,}",
+        "measured_share": percent_text(MEASURED_CAPACITY_SHARE),
+        "default": default_note(ctx.catalog, "innodb_io_capacity", value),
     }
     return (Proposal("innodb_io_capacity", value, case, facts),)
 
 
 def compute_capacity_max(ctx: Context) -> tuple[Proposal, ...]:
     capacity = int(ctx.decided["innodb_io_capacity"])
-    value = capacity * MAX_TO_CAPACITY
-    facts = {"capacity": f"{capacity:,}", "value": f"{value:,}"}
-    case = "hdd" if ctx.capability.rotational else "flash"
+    value, case = capacity * MAX_TO_CAPACITY, "hdd" if ctx.capability.rotational else "flash"
+    writes = ctx.capability.random_write_iops
+    if ctx.capability.measured and writes * MEASURED_MAX_SHARE < value:
+        value, case = max(capacity, int(writes * MEASURED_MAX_SHARE)), "measured"
+    server, server_default = (
+        server_name(ctx.catalog),
+        io_capacity_max_default(ctx.catalog, capacity),
+    )
+    facts = {
+        "capacity": f"{capacity:,}",
+        "value": f"{value:,}",
+        "writes": f"{writes:,.0f}",
+        "default": f" (the default of {server} for this io_capacity)"
+        if value == server_default
+        else "",
+        "at_least": " (it cannot be below io_capacity)" if value > writes else "",
+        "left_out": f"; left out, {server} would run with {server_default:,} (twice "
+        "io_capacity, at least 2,000), more than a few disks can do, as the manual warns"
+        if value < server_default
+        else "",
+    }
     return (Proposal("innodb_io_capacity_max", value, case, facts),)
 
 
@@ -61,11 +102,16 @@ _CAPACITY_EVIDENCE = (
 _FLASH_EVIDENCE = (
     Evidence(
         "vadim-2015-linkbench",
-        "Percona used 2000 for a SATA SSD and 5000 for NVMe in LinkBench runs.",
+        "Percona's LinkBench runs used io_capacity 2000 (io_capacity_max 5000) on both a SATA "
+        "SSD and an NVMe device.",
     ),
     Evidence(
         "percona-2026-bp-sweep",
         "Percona's 2026 NVMe tpcc sweep ran io_capacity 10000 with io_capacity_max 20000.",
+    ),
+    Evidence(
+        "callaghan-2013-odirect-no-fsync",
+        "Callaghan ran io_capacity 8192 on flash able to do about 150k reads/s.",
     ),
     Evidence(
         "percona-2019-ssd-io-capacity",
@@ -73,30 +119,54 @@ _FLASH_EVIDENCE = (
         "IOPS into io_capacity: it paces idle flushing, not peak writes.",
     ),
 )
+_EV_DEFAULT_84 = Evidence(
+    "mysql-manual-8-4-defaults",
+    "MySQL 8.4 raised the default io_capacity from 200 to 10000.",
+)
+_EV_MEASURED = Evidence(
+    "mysql-manual-io-capacity",
+    "io_capacity should be about the IO operations per second the system can perform; "
+    "too high a value evicts pages early.",
+)
 RULE_CAPACITY = Rule(
     id="io-capacity-from-array-iops",
     setting="innodb_io_capacity",
     kind="number",
     cases={
         "hdd": Case(
-            "about the {writes} random writes/s the disks sustain",
+            "{portion} {writes} random writes/s the disks sustain{default}",
             _WHAT + "{array}. On spinning disks experts give it about the whole random-"
-            "write rate, so {value}. Too low and dirty pages pile up until flushing "
-            "stalls queries; too high wastes seeks on pages that would be written again.",
+            "write rate (half for read-mostly work): {share} here, so {value}{default}. Too "
+            "low and dirty pages pile up until flushing stalls queries; too high wastes seeks "
+            "on pages that would be written again.",
             _CAPACITY_EVIDENCE,
         ),
         "flash": Case(
-            "{share} of the ~{writes} random writes/s the flash sustains",
+            "{share} of the ~{writes} random writes/s the flash sustains{default}",
             _WHAT + "{array}. Flash needs only a fraction of its write rate for this "
-            "steady background work, so {value} ({share}); the ceiling for bursts is "
+            "steady background work, so {value} ({share}){default}; the ceiling for bursts is "
             "innodb_io_capacity_max.",
             _FLASH_EVIDENCE + _CAPACITY_EVIDENCE[:1],
         ),
         "ceiling": Case(
-            "capped at 20,000, the manual's practical ceiling",
-            _WHAT + "{array}. {share} of that would exceed 20,000, above which the "
-            "manual finds no benefit, so {value}.",
-            _FLASH_EVIDENCE,
+            "{value}{default}, the most the cited runs used ({share} of ~{writes} writes/s "
+            "would be {wanted})",
+            _WHAT + "{array}. {share} of that would be {wanted}, more than any configuration "
+            "we cite used, and Percona warns against deriving io_capacity from spec-sheet "
+            "IOPS: it paces idle flushing, not peak writes. So {value}{default}.",
+            (*_FLASH_EVIDENCE, _EV_DEFAULT_84),
+        ),
+        "floor": Case(
+            "{value}, the lowest the server accepts (this storage works out to {limit})",
+            _WHAT + "{array}. The rate worked out for it, {limit}, is below the server's "
+            "minimum, so {value}{default}, about what one 7200 rpm disk can do.",
+            _CAPACITY_EVIDENCE[:1],
+        ),
+        "measured": Case(
+            "{measured_share} of the {writes} random writes/s fio measured",
+            _WHAT + "{array}. {measured_share} of the measured rate, {value}, leaves "
+            "innodb_io_capacity_max at twice this within what the storage did under fio.",
+            (_EV_MEASURED, _FLASH_EVIDENCE[-1]),
         ),
     },
     compute=compute_capacity,
@@ -105,40 +175,43 @@ _MAX_WHAT = (
     "innodb_io_capacity_max caps flushing when InnoDB falls behind (the redo log fills "
     "or dirty pages pass their limit). "
 )
+_EV_MAX_MANUAL = Evidence(
+    "mysql-manual-io-capacity",
+    "io_capacity_max defaults to twice io_capacity with a minimum of 2000, which may be too "
+    "high for a few spinning disks.",
+)
 RULE_CAPACITY_MAX = Rule(
     id="io-capacity-max-double",
     setting="innodb_io_capacity_max",
     kind="number",
     cases={
         "hdd": Case(
-            "twice io_capacity: room for bursts the disks can still absorb",
-            _MAX_WHAT + "Twice io_capacity ({value}) gives bursts room; the old default "
-            "of 2000 is more than a few disks can do and the manual warns it may be "
-            "too high without SSDs or many disks.",
-            (
-                Evidence(
-                    "mysql-manual-io-capacity",
-                    "io_capacity_max defaults to twice "
-                    "io_capacity with a minimum of 2000, which may be too high for a "
-                    "few spinning disks.",
-                ),
-            ),
+            "twice io_capacity{default}: room for bursts the disks can still absorb",
+            _MAX_WHAT + "Twice io_capacity ({capacity}) is {value}{default}, room for "
+            "bursts{left_out}.",
+            (_EV_MAX_MANUAL,),
         ),
         "flash": Case(
-            "twice io_capacity, as MySQL 8.4 defaults",
-            _MAX_WHAT + "Twice io_capacity ({value}) is MySQL 8.4's own ratio and leaves "
-            "the flash headroom to catch up after a burst of writes.",
+            "twice io_capacity{default}: headroom for bursts of writes",
+            _MAX_WHAT + "Twice io_capacity ({capacity}) is {value}{default}. It leaves the "
+            "flash headroom to catch up after a burst of writes; Percona's NVMe runs used the "
+            "same ratio.",
             (
-                Evidence(
-                    "mysql-manual-8-4-defaults",
-                    "MySQL 8.4 sets io_capacity_max to twice io_capacity by default.",
-                ),
+                _EV_MAX_MANUAL,
+                _FLASH_EVIDENCE[1],
                 Evidence(
                     "percona-2019-ssd-io-capacity",
                     "Size io_capacity_max so that the "
                     "checkpoint age stays below about 75% of the redo log.",
                 ),
             ),
+        ),
+        "measured": Case(
+            "{value}: capped by the {writes} random writes/s fio measured",
+            _MAX_WHAT + "Twice io_capacity ({capacity}) would ask for more than the {writes} "
+            "random writes/s fio measured, so it stops at {value}{at_least}: flushing cannot "
+            "usefully ask for more than the storage does.",
+            (_EV_MEASURED,),
         ),
     },
     compute=compute_capacity_max,

@@ -1,84 +1,126 @@
-"""Redo log size: fewer checkpoint writes when larger, longer crash recovery as the price."""
+"""Redo log size: about an hour of peak log writes, bounded by crash recovery and by the data.
 
+A bigger log lets dirty pages wait longer, so repeated changes to a page cost one write; the price
+is crash recovery, which replays the log. The size is the smallest of: an hour of the peak log
+writes this storage can sustain, what the recovery limit allows at the media's replay rate, the
+data itself, and the version's ceiling; never below a practical floor.
+"""
+
+from rules.devices import PAGE_BYTES
 from rules.enums import Media
 from rules.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
 from rules.units import GIB, MIB, bytes_for_people, round_down
 from rules.workload import WRITE_INTENSITY
 
-# Baseline from the buffer pool, as innodb_dedicated_server does from 8.0.30
-# (mysql-manual-dedicated-server): pool < 8 GiB: 512 MiB per GiB of pool;
-# 8..128 GiB: 0.75 x pool; above: 128 GiB.
-SMALL_POOL_BYTES = 8 * GIB
-PER_SMALL_POOL_GIB = 512 * MIB
-LARGE_POOL_SHARE = 0.75
-BASELINE_CAP_BYTES = 128 * GIB
-# Larger logs help most on slow storage (callaghan-2017-redo-log): double it on spinning disks.
-ROTATIONAL_FACTOR = 2.0
-# Crash recovery: about 5 minutes per GB of log (percona-log-file-size-recovery), measured on the
-# disk arrays of its day; we take those as ~1,000 random reads/s and let faster storage apply
-# redo proportionally faster, at most 10x (advisor-engineering-judgement: apply turns CPU-bound).
-RECOVERY_SECONDS_PER_GIB = 300.0
-RECOVERY_REFERENCE_READ_IOPS = 1_000.0
-RECOVERY_MAX_SPEEDUP = 10.0
+# Hold about one hour of peak log writes (baron-2008-log-size), the rule MySQLTuner's users
+# converged on in place of 25% of the buffer pool (mysqltuner-2025-redo-capacity).
+LOG_HOURS_SECONDS = 3600.0
+# The peak log write rate this storage sustains: at steady state redo cannot outrun the page
+# flushing that frees it, so we take one page of redo per page the array can write at its random-
+# write rate, scaled by the workload's write intensity (advisor-engineering-judgement: no
+# published ratio ties redo bytes to page writes).
+REDO_BYTES_PER_PAGE_WRITE = PAGE_BYTES
+# Worst-case crash recovery replays about this many seconds per GiB of redo, by media:
+# disks ~5 min per GB (percona-log-file-size-recovery); flash ~2 min per GB: about 10 GB of
+# un-checkpointed redo took about 10 minutes in 5.6 and twice as long in 5.7 (mysql-bug-81648),
+# and replay is bound by one thread parsing the log, not by the flash (percona-2016-parallel-
+# recovery), so SATA and NVMe flash share the figure.
+RECOVERY_SECONDS_PER_GIB: dict[Media, float] = {
+    Media.HDD: 300.0,
+    Media.SATA_SSD: 120.0,
+    Media.NVME: 120.0,
+}
+# Not more redo than data: MySQLTuner checks its hourly figure against the InnoDB data size
+# (mysqltuner-2025-redo-capacity); a log larger than the data only lengthens recovery.
+DATA_SHARE = 1.0
 STEP_BYTES = 128 * MIB
-FLOOR_BYTES = (
-    256 * MIB
-)  # below this checkpoints run almost constantly (advisor-engineering-judgement)
-# With no target given, keep worst-case recovery near half an hour (advisor-engineering-judgement).
+# Below 256 MiB checkpoints run almost constantly (advisor-engineering-judgement).
+FLOOR_BYTES = 256 * MIB
+# With no target given, keep worst-case recovery within 30 minutes (advisor-engineering-judgement).
 DEFAULT_RECOVERY_MINUTES = 30.0
 LEGACY_FILES_IN_GROUP = 2  # innodb_log_files_in_group default, MySQL before 8.0.30 (catalog)
+_MEDIA_TEXT = {Media.HDD: "disks", Media.SATA_SSD: "SATA flash", Media.NVME: "NVMe flash"}
 
 
-def recovery_seconds(redo_bytes: float, random_read_iops: float) -> float:
-    """Rough worst-case recovery time for a full redo log; the source gives 10x variance."""
-    speedup = min(max(random_read_iops / RECOVERY_REFERENCE_READ_IOPS, 1.0), RECOVERY_MAX_SPEEDUP)
-    return redo_bytes / GIB * RECOVERY_SECONDS_PER_GIB / speedup
+def recovery_seconds(redo_bytes: float, media: Media) -> float:
+    """Rough worst-case recovery time for a full redo log; the sources give 10x variance."""
+    return redo_bytes / GIB * RECOVERY_SECONDS_PER_GIB[media]
 
 
-def baseline_bytes(pool_bytes: int) -> float:
-    if pool_bytes < SMALL_POOL_BYTES:
-        return max(1, round(pool_bytes / GIB)) * PER_SMALL_POOL_GIB
-    return min(pool_bytes * LARGE_POOL_SHARE, BASELINE_CAP_BYTES)
+def recovery_allows_bytes(minutes: float, media: Media) -> float:
+    """The largest redo log whose worst-case replay fits in `minutes`."""
+    return minutes * 60 / RECOVERY_SECONDS_PER_GIB[media] * GIB
+
+
+def log_write_bytes_per_s(random_write_iops: float, write_intensity: float) -> float:
+    return random_write_iops * REDO_BYTES_PER_PAGE_WRITE * write_intensity
+
+
+def minutes_text(seconds: float) -> str:
+    """'30', '2.5', '0.5': whole minutes from 10 up, one decimal below."""
+    minutes = seconds / 60
+    return (
+        f"{minutes:.0f}"
+        if minutes >= 10 or round(minutes, 1) == round(minutes)
+        else (f"{minutes:.1f}")
+    )
 
 
 def compute(ctx: Context) -> tuple[Proposal, ...]:
-    pool = int(ctx.decided["innodb_buffer_pool_size"])
-    rotational = ctx.profile.hardware.storage.media is Media.HDD
-    wanted = baseline_bytes(pool) * WRITE_INTENSITY[ctx.profile.workload.kind]
-    wanted *= ROTATIONAL_FACTOR if rotational else 1.0
-    total = max(FLOOR_BYTES, round_down(int(wanted), STEP_BYTES))
-    reads = ctx.capability.random_read_iops
-    target = ctx.profile.workload.recovery_target_minutes
-    bound = target if target is not None else DEFAULT_RECOVERY_MINUTES
-    case = "baseline"
+    media, workload = ctx.profile.hardware.storage.media, ctx.profile.workload
+    rate = log_write_bytes_per_s(ctx.capability.random_write_iops, WRITE_INTENSITY[workload.kind])
+    bound = workload.recovery_target_minutes or DEFAULT_RECOVERY_MINUTES
+    limits = {  # in order of preference when two are equal
+        "hour": rate * LOG_HOURS_SECONDS,
+        "recovery": recovery_allows_bytes(bound, media),
+        "data": workload.data_size_bytes * DATA_SHARE,
+        "ceiling": float(_largest_total(ctx)),
+    }
+    case = min(limits, key=lambda k: limits[k])
+    total = round_down(int(limits[case]), STEP_BYTES)
+    if total < FLOOR_BYTES:
+        total, case = FLOOR_BYTES, "floor"
+    target = workload.recovery_target_minutes
+    if case == "recovery" and target is None:
+        case = "recovery-default"
+    elif case == "recovery" and (target or 0) < DEFAULT_RECOVERY_MINUTES:
+        ctx.notes["redo_shortened_by_recovery_target"] = True
     warnings: tuple[str, ...] = ()
-    if recovery_seconds(total, reads) > bound * 60:
-        allowed = round_down(int(total * bound * 60 / recovery_seconds(total, reads)), STEP_BYTES)
-        total = max(FLOOR_BYTES, allowed)
-        case = "recovery" if target is not None else "recovery-default"
-        if target is not None and target < DEFAULT_RECOVERY_MINUTES:
-            ctx.notes["redo_shortened_by_recovery_target"] = True
-        if target is not None and allowed < FLOOR_BYTES:
-            case = "recovery-unmet"
-            ctx.notes["recovery_target_unmet"] = True
-            warnings = (
-                f"A {target:g}-minute recovery target cannot be met on this storage: even "
-                f"a {bytes_for_people(FLOOR_BYTES)} redo log may take about "
-                f"{recovery_seconds(FLOOR_BYTES, reads) / 60:.0f} minutes to recover.",
-            )
-    total = min(total, _largest_total(ctx))
+    if target is not None and limits["recovery"] < FLOOR_BYTES:
+        case = "recovery-unmet"
+        ctx.notes["recovery_target_unmet"] = True
+        warnings = (
+            f"A {target:g}-minute recovery target cannot be met on this storage: even "
+            f"a {bytes_for_people(FLOOR_BYTES)} redo log may take about "
+            f"{minutes_text(recovery_seconds(FLOOR_BYTES, media))} minutes to recover.",
+        )
+    return (Proposal(*_knob(ctx, total), case, _facts(ctx, total, rate, limits, bound), warnings),)
+
+
+def _facts(
+    ctx: Context, total: int, rate: float, limits: dict[str, float], bound: float
+) -> dict[str, object]:
+    media = ctx.profile.hardware.storage.media
     name, value = _knob(ctx, total)
-    facts = {
+    given = ctx.profile.workload.recovery_target_minutes is not None
+    return {
         "total": bytes_for_people(total),
-        "pool": bytes_for_people(pool),
-        "minutes": f"{recovery_seconds(total, reads) / 60:.0f}",
-        "target": f"{bound:g}",
         "files": ""
         if name != "innodb_log_file_size" or _single_file(ctx)
         else f" (two files of {bytes_for_people(value)})",
+        "rate": bytes_for_people(rate) + "/s",
+        "pages": f"{ctx.capability.random_write_iops:,.0f}",
+        "hour": bytes_for_people(limits["hour"]),
+        "cap": bytes_for_people(limits["recovery"]),
+        "data": bytes_for_people(ctx.profile.workload.data_size_bytes),
+        "limit": f"your {bound:g}-minute recovery target"
+        if given
+        else f"the default {bound:g}-minute recovery limit",
+        "per_gib": f"{RECOVERY_SECONDS_PER_GIB[media] / 60:g}",
+        "media": _MEDIA_TEXT[media],
+        "minutes": minutes_text(recovery_seconds(total, media)),
     }
-    return (Proposal(name, value, case, facts, warnings),)
 
 
 def _largest_total(ctx: Context) -> int:
@@ -108,6 +150,11 @@ _WHAT = (
     "they must be written, so repeated changes to a page cost one write instead of many, "
     "but after a crash all of it may have to be replayed. "
 )
+_SIZING = (
+    "It is sized to hold about an hour of peak log writes: this storage writes about {pages} "
+    "pages/s, taken as up to {rate} of redo, {hour} an hour. Replay runs at roughly {per_gib} "
+    "minutes per GB on {media}, so {limit} allows {cap}. "
+)
 _EVIDENCE = (
     Evidence(
         "callaghan-2011-odirect-log",
@@ -115,52 +162,85 @@ _EVIDENCE = (
         "checkpoints; Callaghan notes crash recovery had become much faster.",
     ),
     Evidence(
-        "mysql-manual-dedicated-server",
-        "innodb_dedicated_server sizes the redo log from "
-        "the buffer pool: 512 MB per GB below 8 GB, then 0.75 x the pool up to 128 GB.",
+        "baron-2008-log-size",
+        "Size the redo log to hold about one hour of writes at peak.",
+    ),
+    Evidence(
+        "mysqltuner-2025-redo-capacity",
+        "MySQLTuner's fix for its users' issue sizes innodb_redo_log_capacity to hold at least "
+        "an hour of the measured log writes, checked against the size of the InnoDB data.",
     ),
     Evidence("callaghan-2017-redo-log", "A larger redo log helps more on slower storage."),
     Evidence(
         "percona-log-file-size-recovery",
         "Crash recovery took roughly 5 minutes per GB of log, with about 10x variance.",
     ),
-)
-_EV_JUDGEMENT = Evidence(
-    "advisor-engineering-judgement",
-    "With no recovery target given, the log is kept to about 30 minutes of worst-case replay.",
+    Evidence(
+        "mysql-bug-81648",
+        "About 10 GB of un-checkpointed redo took about 10 minutes to recover in MySQL 5.6 and "
+        "twice as long in 5.7.",
+    ),
+    Evidence(
+        "percona-2016-parallel-recovery",
+        "Recovery parses the log in one thread, so many cores and fast SSDs do not shorten it.",
+    ),
+    Evidence(
+        "advisor-engineering-judgement",
+        "The peak log write rate is taken as one page of redo per page the storage can write; "
+        "with no recovery target given, replay is kept within 30 minutes.",
+    ),
 )
 RULE = Rule(
-    id="redo-log-size-from-pool-and-recovery",
+    id="redo-log-hour-of-writes-within-recovery",
     setting="innodb_redo_log_capacity",
     kind="bytes",
     cases={
-        "baseline": Case(
-            "{total} of redo for a {pool} pool; recovery roughly {minutes} min at worst",
-            _WHAT + "{total}{files} follows the dedicated-server sizing for a {pool} "
-            "buffer pool (doubled on spinning disks, where checkpoint writes hurt "
-            "most). Worst-case recovery is roughly {minutes} minutes; treat that as "
-            "a rough figure.",
+        "hour": Case(
+            "{total}, about an hour of peak log writes; {limit} would allow {cap}; replay "
+            "~{minutes} min",
+            _WHAT + _SIZING + "An hour of writes is the smaller, so {total}{files}, which "
+            "replays in about {minutes} minutes at worst.",
             _EVIDENCE,
         ),
         "recovery-default": Case(
-            "{total}: capped to keep crash recovery near {target} minutes",
-            _WHAT + "The sizing for a {pool} pool would give a larger log, "
-            "but replaying it could take over {target} minutes here, so "
-            "{total}{files}. Give a recovery target to choose otherwise.",
-            (*_EVIDENCE, _EV_JUDGEMENT),
+            "{total}, what {limit} allows (~{minutes} min to replay); an hour of peak writes "
+            "would be {hour}",
+            _WHAT + _SIZING + "So {total}{files}, about {minutes} minutes to replay at "
+            "worst; give a recovery target to choose otherwise.",
+            _EVIDENCE,
         ),
         "recovery": Case(
-            "{total}: as large as a {target}-minute recovery target allows",
-            _WHAT + "A larger log would help throughput, but your {target}-minute "
-            "recovery target limits it to {total}{files} (about {minutes} minutes "
-            "to replay at worst).",
+            "{total}, what {limit} allows (~{minutes} min to replay); an hour of peak writes "
+            "would be {hour}",
+            _WHAT + _SIZING + "So {total}{files}, about {minutes} minutes to replay at "
+            "worst; a larger log would help throughput but break the target.",
             _EVIDENCE,
         ),
         "recovery-unmet": Case(
-            "{total}, the practical minimum; the recovery target is out of reach",
-            _WHAT + "Even the practical minimum of {total}{files} may take "
-            "about {minutes} minutes to replay here, longer than the "
-            "{target}-minute target: faster storage is needed to meet it.",
+            "{total}, the practical minimum, still ~{minutes} min to replay: over {limit}",
+            _WHAT + _SIZING + "Even the practical minimum of {total}{files} may take about "
+            "{minutes} minutes to replay here: faster storage is needed to meet the target.",
+            _EVIDENCE,
+        ),
+        "data": Case(
+            "{total}, no more than the {data} of data (an hour of peak writes: {hour}; "
+            "{limit} allows {cap}); replay ~{minutes} min",
+            _WHAT + _SIZING + "The data is only {data}, and a log larger than the data "
+            "only lengthens recovery, so {total}{files}, about {minutes} minutes to replay.",
+            _EVIDENCE,
+        ),
+        "floor": Case(
+            "{total}, the practical minimum (an hour of peak writes: {hour}; {data} of data); "
+            "replay ~{minutes} min",
+            _WHAT + _SIZING + "Below {total}{files} checkpoints would run almost constantly, "
+            "so the log stays there; it replays in about {minutes} minutes.",
+            _EVIDENCE,
+        ),
+        "ceiling": Case(
+            "{total}, the most this version accepts (an hour of peak writes: {hour}; {limit} "
+            "allows {cap}); replay ~{minutes} min",
+            _WHAT + _SIZING + "The version accepts at most {total}{files}, about {minutes} "
+            "minutes to replay at worst.",
             _EVIDENCE,
         ),
     },

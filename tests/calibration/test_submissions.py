@@ -155,7 +155,7 @@ def test_it_refuses_an_invalid_profile_naming_the_field():
 
 
 @pytest.mark.parametrize(
-    "settings",
+    "given",
     [
         {"innodb_flush_log_at_trx_commit": 3},
         {"innodb_buffer_pool_size": "lots"},
@@ -163,9 +163,9 @@ def test_it_refuses_an_invalid_profile_naming_the_field():
         {"innodb_buffer_pool_size": [1]},
     ],
 )
-def test_it_refuses_setting_values_the_server_would_not_take(settings):
+def test_it_refuses_setting_values_the_server_would_not_take(given):
     with pytest.raises(ValueError, match="innodb_"):
-        submit(settings=settings)
+        submit(settings=given)
 
 
 def test_the_point_goes_through_the_models_inputs():

@@ -76,7 +76,7 @@ def test_it_warns_about_an_unprotected_write_back_cache() -> None:
         ("mysql", "5.6.51"),
         ("mariadb", "10.3"),
         ("mariadb", "10.8"),
-        ("mysql", "10.1"),
+        ("mariadb", "12.2"),  # real, newer than the catalog knows
     ],
 )
 def test_it_accepts_unsupported_versions_for_estimates_but_refuses_output(flavor, version):

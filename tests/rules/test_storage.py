@@ -63,3 +63,8 @@ def test_consumer_flash_syncs_and_sustains_writes_far_below_enterprise_flash() -
     assert consumer.fsync_per_s < enterprise.fsync_per_s / 10
     assert consumer.random_write_iops < enterprise.random_write_iops / 2
     assert "consumer SATA SSD" in consumer.summary
+
+
+def test_the_summary_agrees_in_number_with_the_device_count() -> None:
+    assert capability(**hdd(1, "none")).summary.startswith("one 7200 rpm disk sustains about")
+    assert " disks in RAID0 sustain about" in capability(**hdd(2, "raid0")).summary

@@ -185,3 +185,38 @@ def test_flash_class_applies_only_to_flash_and_defaults_to_enterprise() -> None:
     assert consumer.hardware.storage.flash_class.value == "consumer"
     errors = errors_of(raw_profile(**{"hardware.storage.flash_class": "consumer"}))
     assert "hardware.storage.flash_class" in errors
+
+
+@pytest.mark.parametrize(
+    ("flavor", "version", "supported"),
+    [
+        ("mysql", "11.4", "MySQL 5.7, 8.0, 8.4 and 9.x"),
+        ("mysql", "9.9", "MySQL 5.7, 8.0, 8.4 and 9.x"),
+        ("percona", "10.6.18", "Percona Server 5.7, 8.0, 8.4 and 9.x"),
+        ("mariadb", "8.0.36", "MariaDB 10.6, 10.11, 11.4 and later 11.x"),
+        ("mariadb", "11.9", "MariaDB 10.6, 10.11, 11.4 and later 11.x"),
+    ],
+)
+def test_it_refuses_a_version_the_flavor_never_had(flavor, version, supported) -> None:
+    errors = errors_of(raw_profile(**{"server.flavor": flavor, "server.version": version}))
+    (message,) = errors["server.version"]
+    series = ".".join(version.split(".")[:2])
+    assert f" {series} does not exist (its series are " in message
+    assert message.endswith(f"supported for my.cnf: {supported}")
+
+
+@pytest.mark.parametrize(
+    ("flavor", "version"),
+    [
+        ("mysql", "5.6.51"),  # older than supported but real: estimates only
+        ("mysql", "5.0.77"),
+        ("mariadb", "10.4"),
+        ("mariadb", "5.5.68"),
+        ("mariadb", "12.2"),
+        ("mysql", "9.7.0"),
+        ("percona", "8.0.36-28"),
+    ],
+)
+def test_it_still_accepts_real_versions_outside_the_supported_range(flavor, version) -> None:
+    profile = parse_profile(raw_profile(**{"server.flavor": flavor, "server.version": version}))
+    assert profile.server.version_text == version

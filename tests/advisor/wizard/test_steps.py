@@ -7,6 +7,7 @@ from advisor.wizard.steps import (
     CURRENT_TEXT,
     NON_FIELD,
     STEPS,
+    draft_for_session,
     draft_from_profile,
     draft_initial,
     field_name,
@@ -15,6 +16,7 @@ from advisor.wizard.steps import (
     validate,
 )
 from advisor.wizard.summary import machine_summary
+from rules.engine import recommend
 from rules.errors import ProfileError
 from rules.schema import FIELDS
 from rules.validation import parse_profile
@@ -60,6 +62,7 @@ def test_empty_fields_are_left_out_so_the_api_names_them_as_required():
         ("cpu_cores", "2.5", "hardware.cpu_cores"),
         ("device_count", "0", "hardware.storage.device_count"),
         ("version", "eight", "server.version"),
+        ("version", "11.4", "server.version"),  # MySQL never had an 11.4
         ("kernel", "linux", "hardware.kernel"),
         ("concurrency", "9" * 200, "workload.concurrency"),
     ],
@@ -129,6 +132,28 @@ def test_an_echoed_current_config_comes_back_as_a_my_cnf_paste():
     assert draft["current_form"] == "mycnf"
     assert "sync_binlog = 0" in draft[CURRENT_TEXT]
     assert parse_profile(raw_profile(draft)).current.variables["sync_binlog"] == "0"
+
+
+def test_a_pasted_show_variables_keeps_its_origin_in_the_session_and_the_result():
+    pasted = "Variable_name\tValue\ninnodb_io_capacity\t200\nwsrep_sst_auth\tu:secret\n"
+    kept = draft_for_session({**answers(), "current_form": "show_variables", CURRENT_TEXT: pasted})
+    assert kept["current_form"] == "show_variables"
+    assert kept[CURRENT_TEXT] == "innodb_io_capacity\t200"
+    profile = parse_profile(raw_profile(kept))
+    assert profile.current.origin == "show_variables"
+    warnings = recommend(profile).warnings
+    assert not [w for w in warnings if "my.cnf" in w]
+
+
+def test_an_echoed_show_variables_comes_back_as_one():
+    echo = parse_profile(
+        {**EXAMPLE_PROFILE, "current": {"show_variables": "innodb_io_capacity\t200\n"}}
+    ).raw
+    draft = draft_from_profile(echo)
+    assert (draft["current_form"], draft[CURRENT_TEXT]) == (
+        "show_variables",
+        "innodb_io_capacity\t200",
+    )
 
 
 def test_a_fresh_draft_holds_the_schemas_defaults():

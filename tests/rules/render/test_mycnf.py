@@ -64,7 +64,7 @@ def test_the_header_names_versions_inputs_permalink_warnings_and_restarts() -> N
     header = text.split("[mysqld]")[0].splitlines()
     assert header[0] == "# InnoDB IO Advisor: my.cnf drop-in"
     assert "# Ruleset 2026.1, calibration 2026.1-118pts" in header
-    assert f"# Inputs: {SUMMARY} · current settings from variables" in header
+    assert f"# Inputs: {SUMMARY} · compared with the current variables" in header
     assert "# Permalink: https://advisor.example/r/7f3c0a1b2c3d4e5f/" in header
     assert "# Warning: RAM is smaller than the data: expect reads from disk." in header
     assert "# Warning: Second warning." in header
@@ -178,3 +178,11 @@ def test_the_inputs_order_does_not_change_the_file() -> None:
     result = mysql80_result()
     reordered = {key: result.inputs[key] for key in reversed(list(result.inputs))}
     assert render_mycnf(dataclasses.replace(result, inputs=reordered)) == render_mycnf(result)
+
+
+def test_the_header_names_a_pasted_show_variables_by_its_origin() -> None:
+    result = mysql80_result()
+    inputs = {**result.inputs, "current": {"origin": "show_variables", "innodb_io_capacity": "200"}}
+    text = render_mycnf(dataclasses.replace(result, inputs=inputs))
+    assert "compared with the pasted SHOW GLOBAL VARIABLES" in text
+    assert "from show_variables" not in text

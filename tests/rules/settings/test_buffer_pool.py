@@ -2,7 +2,7 @@ import pytest
 
 from rules.settings.buffer_pool import memory_budget
 from rules.units import GIB, MIB
-from tests.rules.engine_helpers import result_for, value_for
+from tests.rules.engine_helpers import result_for, setting_for, value_for
 
 
 @pytest.mark.parametrize(
@@ -49,3 +49,24 @@ def test_it_rounds_the_pool_down_to_whole_chunks_per_instance(version, alignment
         **{"server.version": version, "hardware.ram_gb": 13.7, "hardware.cpu_cores": 4},
     )
     assert pool % alignment == 0
+
+
+@pytest.mark.parametrize(
+    ("ram_gb", "reason"),
+    [
+        (128, "75% of RAM, leaving 32 GiB for the OS and connections"),
+        (64, "75% of RAM, leaving 16 GiB for the OS and connections"),
+    ],
+)
+def test_it_states_what_the_pool_leaves_of_ram(ram_gb, reason) -> None:
+    setting = setting_for("innodb_buffer_pool_size", **{"hardware.ram_gb": ram_gb})
+    assert setting.reason == reason
+
+
+def test_it_states_the_pools_own_share_of_ram_after_rounding() -> None:
+    # 13.7 GiB: 75% would be 10.3 GiB; whole chunks x 8 instances round it to 10 GiB, 73%.
+    setting = setting_for("innodb_buffer_pool_size", **{"hardware.ram_gb": 13.7})
+    assert setting.value == 10 * GIB
+    assert setting.reason == "73% of RAM, leaving 3.7 GiB for the OS and connections"
+    assert "It gets 10 GiB, 73% of 13.7 GiB" in setting.explanation
+    assert "dedicated-server sizing gives the pool 75% of RAM" in setting.explanation

@@ -16,7 +16,8 @@ SMALL = {"hardware.ram_gb": 16, "hardware.cpu_cores": 8}
         (hdd(6, "raid5"), 150),  # RAID5 pays four IOs per write
         (flash("sata_ssd"), 2000),  # Percona LinkBench used 2000 on a SATA SSD
         (flash("nvme"), 10000),  # Percona NVMe runs used 10000
-        (flash("nvme", 8, "raid0"), 20000),  # the manual's ceiling
+        (flash("nvme", 4, "raid10"), 10000),  # no cited run went above 10000
+        (flash("nvme", 8, "raid0"), 10000),
     ],
 )
 def test_it_sizes_io_capacity_from_the_arrays_write_rate(storage, expected) -> None:
@@ -30,8 +31,49 @@ def test_it_halves_io_capacity_for_read_mostly_work() -> None:
 
 
 def test_it_uses_measured_iops_instead_of_the_device_model() -> None:
-    measured = {"hardware.storage.measured_iops": {"random_read": 50000, "random_write": 30000}}
-    assert value_for("innodb_io_capacity", **flash("sata_ssd"), **measured) == 15000
+    measured = {"hardware.storage.measured_iops": {"random_read": 50000, "random_write": 6000}}
+    assert value_for("innodb_io_capacity", **flash("sata_ssd"), **measured) == 3000
+
+
+def test_measured_write_iops_cap_io_capacity_and_its_max() -> None:
+    # The disks' whole write rate would be 1000; fio measured 700 writes/s on the array.
+    measured = {"hardware.storage.measured_iops": {"random_read": 900, "random_write": 700}}
+    capacity = setting_for("innodb_io_capacity", **hdd(10, "raid0"), **measured)
+    most = setting_for("innodb_io_capacity_max", **hdd(10, "raid0"), **measured)
+    assert (capacity.value, most.value) == (350, 700)
+    assert capacity.reason == "50% of the 700 random writes/s fio measured"
+    assert "mysql-manual-io-capacity" in {e.source for e in capacity.evidence}
+
+
+def test_four_nvme_devices_stay_within_the_cited_runs() -> None:
+    storage = flash("nvme", 4, "raid10")
+    capacity = setting_for("innodb_io_capacity", **storage)
+    assert (capacity.value, value_for("innodb_io_capacity_max", **storage)) == (10000, 20000)
+    assert "10% of ~200,000 writes/s would be 20,000" in capacity.reason
+
+
+def test_it_names_the_versions_own_default_when_the_value_is_it() -> None:
+    on_84 = {**flash("nvme"), "server.version": "8.4.3"}
+    assert setting_for("innodb_io_capacity", **on_84).reason.endswith("(the default of MySQL 8.4)")
+    assert "(the default of MySQL 8.4 for this io_capacity)" in (
+        setting_for("innodb_io_capacity_max", **on_84).reason
+    )
+    on_80 = setting_for("innodb_io_capacity", **flash("nvme"))
+    assert "default" not in on_80.reason  # 8.0 defaults to 200
+
+
+def test_it_never_quotes_mysqls_default_on_mariadb() -> None:
+    mariadb = {**flash("nvme"), "server.flavor": "mariadb", "server.version": "11.4"}
+    for name in ("innodb_io_capacity", "innodb_io_capacity_max"):
+        setting = setting_for(name, **mariadb)
+        assert "MySQL" not in setting.reason + setting.explanation
+    assert "(the default of MariaDB 11.4 for this io_capacity)" in setting.reason
+
+
+def test_it_says_when_the_server_minimum_sets_the_value() -> None:
+    slow = {**hdd(1, "none", rpm=5400), "workload.kind": "read_mostly"}
+    setting = setting_for("innodb_io_capacity", **slow)
+    assert setting.reason == "100, the lowest the server accepts (this storage works out to 38)"
 
 
 def test_it_never_goes_below_the_catalog_minimum() -> None:
@@ -39,7 +81,9 @@ def test_it_never_goes_below_the_catalog_minimum() -> None:
     assert value_for("innodb_io_capacity", **slow) == 100
 
 
-@pytest.mark.parametrize("storage", [hdd(1, "none"), hdd(4, "raid10"), flash("nvme")])
+@pytest.mark.parametrize(
+    "storage", [hdd(1, "none"), hdd(4, "raid10"), flash("nvme"), flash("nvme", 4, "raid10")]
+)
 def test_it_gives_io_capacity_max_twice_io_capacity(storage) -> None:
     capacity = value_for("innodb_io_capacity", **storage)
     assert value_for("innodb_io_capacity_max", **storage) == 2 * capacity

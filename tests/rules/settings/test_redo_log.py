@@ -1,9 +1,14 @@
+import re
+
 import pytest
 
-from rules.settings.redo_log import recovery_seconds
+from rules.enums import Media
+from rules.settings.redo_log import RECOVERY_SECONDS_PER_GIB, recovery_seconds
 from rules.units import GIB, MIB
 from tests.rules.engine_helpers import result_for, setting_for, value_for
 from tests.rules.profiles import flash, hdd
+
+BIG_DATA = {"workload.data_size_gb": 5000}
 
 
 @pytest.mark.parametrize(
@@ -30,34 +35,67 @@ def test_it_uses_the_versions_own_redo_knob(flavor, version, knob) -> None:
 def test_it_splits_the_total_over_two_files_before_8_0_30() -> None:
     small = {"hardware.ram_gb": 16, **flash("nvme")}
     capacity = value_for("innodb_redo_log_capacity", **small, **{"server.version": "8.0.30"})
-    per_file = value_for("innodb_log_file_size", **small, **{"server.version": "8.0.29"})
-    assert per_file * 2 == capacity
+    per_file = setting_for("innodb_log_file_size", **small, **{"server.version": "8.0.29"})
+    assert per_file.value * 2 == capacity
+    assert "15 GiB (two files of 7.5 GiB)" in per_file.explanation
 
 
-def test_it_follows_the_dedicated_server_sizing_for_a_fast_array() -> None:
-    # 16 GiB RAM -> 12 GiB pool -> 0.75 x 12 = 9 GiB, well within a 30-minute recovery on NVMe.
-    assert (
-        value_for("innodb_redo_log_capacity", **flash("nvme"), **{"hardware.ram_gb": 16}) == 9 * GIB
+def test_it_holds_about_an_hour_of_the_peak_writes_one_disk_can_sustain() -> None:
+    # One 7200 rpm disk: ~100 page writes/s of 16 KiB = 1.56 MiB/s, 5.5 GiB an hour.
+    setting = setting_for("innodb_redo_log_capacity", **hdd(1, "none"), **BIG_DATA)
+    assert setting.value == round(100 * 16 * 1024 * 3600 // (128 * MIB)) * 128 * MIB
+    assert setting.reason.startswith("5.4 GiB, about an hour of peak log writes;")
+    assert "the default 30-minute recovery limit would allow 6 GiB" in setting.reason
+
+
+def test_it_never_gives_more_redo_than_data() -> None:
+    # The case from the issue: 13.8 GB of redo for 2 GB of data.
+    setting = setting_for(
+        "innodb_redo_log_capacity", **flash("nvme"), **{"workload.data_size_gb": 2}
     )
+    assert setting.value == 2 * GIB
+    assert setting.reason.startswith("2 GiB, no more than the 2 GiB of data")
 
 
-def test_it_doubles_the_log_on_spinning_disks_when_recovery_allows() -> None:
-    # 2 GiB RAM -> 1 GiB pool -> 512 MiB, doubled on disks; seed 000 ran 1900M.
-    small = {"hardware.ram_gb": 2, "hardware.cpu_cores": 2, "workload.concurrency": 8}
-    assert value_for("innodb_redo_log_capacity", **hdd(2, "raid0"), **small) == 1 * GIB
-    assert value_for("innodb_redo_log_capacity", **flash("nvme"), **small) == 512 * MIB
+def test_the_default_limit_caps_replay_at_30_minutes_with_the_minutes_of_the_chosen_size() -> None:
+    setting = setting_for("innodb_redo_log_capacity", **flash("nvme"), **BIG_DATA)
+    assert setting.value == 15 * GIB  # 30 min at ~2 min per GB on flash
+    assert setting.reason == (
+        "15 GiB, what the default 30-minute recovery limit allows (~30 min to replay); "
+        "an hour of peak writes would be 5.4 TiB"
+    )
+    disks = setting_for("innodb_redo_log_capacity", **BIG_DATA)  # 8 x 15k RAID10 + BBU
+    assert disks.value == 6 * GIB  # 30 min at ~5 min per GB on disks
+    assert "~30 min to replay" in disks.reason
 
 
-def test_it_caps_the_log_to_keep_recovery_near_half_an_hour_by_default() -> None:
-    setting = setting_for("innodb_redo_log_capacity")
-    assert recovery_seconds(int(setting.value), 1600) <= 30 * 60
-    assert "30 minutes" in setting.explanation
+@pytest.mark.parametrize(
+    ("media", "storage"), [(Media.NVME, flash("nvme")), (Media.HDD, hdd(4, "raid10"))]
+)
+def test_the_stated_replay_minutes_follow_from_the_chosen_size(media, storage) -> None:
+    for data_gb in (1, 3, 7, 5000):
+        setting = setting_for(
+            "innodb_redo_log_capacity", **storage, **{"workload.data_size_gb": data_gb}
+        )
+        stated = float(re.search(r"~([0-9.]+) min", setting.reason).group(1))
+        expected = int(setting.value) / GIB * RECOVERY_SECONDS_PER_GIB[media] / 60
+        assert stated == pytest.approx(expected, abs=0.5)
+
+
+def test_mariadb_on_nvme_never_claims_no_recovery_time() -> None:
+    mariadb = {"server.flavor": "mariadb", "server.version": "11.4", **flash("nvme", 4, "raid10")}
+    setting = setting_for("innodb_log_file_size", **mariadb, **BIG_DATA)
+    assert "~0 min" not in setting.reason
+    assert "~30 min to replay" in setting.reason
 
 
 @pytest.mark.parametrize("minutes", [2, 5, 15])
 def test_it_shrinks_the_log_to_meet_a_recovery_target(minutes) -> None:
-    value = value_for("innodb_redo_log_capacity", **{"workload.recovery_target_minutes": minutes})
-    assert recovery_seconds(int(value), 1600) <= minutes * 60
+    setting = setting_for(
+        "innodb_redo_log_capacity", **{"workload.recovery_target_minutes": minutes}
+    )
+    assert recovery_seconds(int(setting.value), Media.HDD) <= minutes * 60
+    assert f"your {minutes}-minute recovery target" in setting.reason
 
 
 def test_it_warns_when_the_recovery_target_cannot_be_met() -> None:
@@ -74,11 +112,13 @@ def test_a_shorter_recovery_target_never_grows_the_log() -> None:
 
 
 def test_it_stays_within_the_versions_redo_ceiling() -> None:
-    # 8.0.30 caps innodb_redo_log_capacity at 128 GiB; a big pool on disks would ask for more.
+    # 8.0.30 caps innodb_redo_log_capacity at 128 GiB; a day-long recovery target would allow more.
     big = {
         "server.version": "8.0.30",
         "hardware.ram_gb": 2048,
         "workload.data_size_gb": 90000,
         "workload.recovery_target_minutes": 1440,
     }
-    assert value_for("innodb_redo_log_capacity", **hdd(8, "raid10", rpm=15000), **big) <= 128 * GIB
+    setting = setting_for("innodb_redo_log_capacity", **flash("nvme", 8, "raid10"), **big)
+    assert setting.value == 128 * GIB
+    assert setting.reason.startswith("128 GiB, the most this version accepts")

@@ -1,0 +1,308 @@
+"""Every figure a reason or explanation states is re-derived from the values it explains.
+
+Each rule's texts are `str.format` templates. The test turns a case's templates back into
+patterns, reads the stated figures out of the rendered reason and explanation, and checks each
+against the setting's value, the profile and the storage model, for many generated profiles.
+A fact with a digit in it must have a check here, so a new figure cannot slip in unchecked.
+"""
+
+import re
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import given
+
+from rules.catalog import ServerCatalog, catalog_for
+from rules.defaults import io_capacity_max_default, server_name
+from rules.devices import PAGE_BYTES
+from rules.engine import recommend
+from rules.numbers import clamp, percent_text, round_readable
+from rules.profile import Profile
+from rules.registry import SETTING_RULES
+from rules.result import Result, Setting
+from rules.rule import Rule
+from rules.settings.buffer_pool import memory_budget
+from rules.settings.redo_log import DEFAULT_RECOVERY_MINUTES, RECOVERY_SECONDS_PER_GIB, minutes_text
+from rules.storage import ArrayCapability, array_capability
+from rules.units import GIB, bytes_for_people
+from rules.validation import parse_profile
+from rules.workload import WRITE_INTENSITY
+from tests.rules.test_properties import PROPERTY_SETTINGS, raw_profiles
+
+RULES: dict[str, Rule] = {rule.id: rule for rule in SETTING_RULES}
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One rendered setting with everything its figures may be checked against."""
+
+    setting: Setting
+    case: str
+    facts: Mapping[str, str]
+    profile: Profile
+    result: Result
+    catalog: ServerCatalog
+    capability: ArrayCapability
+
+    @property
+    def value(self) -> float:
+        return float(self.setting.value)
+
+    def check(self, name: str, expected: str) -> None:
+        """The figure `name`, where this case states it, is `expected`."""
+        if name in self.facts:
+            assert self.facts[name] == expected, (self.setting.rule, name, self.facts[name])
+
+    def decided(self, name: str) -> float:
+        other = self.result.setting(name)
+        assert other is not None
+        return float(other.value)
+
+
+# Facts that are an optional suffix of the figure before them, read by their own shape so the
+# figure is not split between the two ("10,000" + " (the default of MySQL 8.4)").
+_SUFFIXES = {
+    "default": r"(?: \(the default of [^()]*\)| \([^()]* ships [^()]*\))?",
+    "files": r"(?: \(two files of [^()]*\))?",
+    "left_out": r"(?:; left out, .*?)?",
+    "at_least": r"(?: \(it cannot be below io_capacity\))?",
+    "portion": r"about the|(?:under )?[0-9]+% of the",
+}
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """The template with each `{fact}` as a group; a fact used twice must read the same."""
+    parts, seen = [], set()
+    for literal, name, _, _ in string.Formatter().parse(template):
+        parts.append(re.escape(literal))
+        if name is None:
+            continue
+        shape = _SUFFIXES.get(name, ".*?")
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>{shape})")
+        seen.add(name)
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def _read(rule: Rule, setting: Setting) -> tuple[str, dict[str, str]]:
+    """(case, facts as stated) of the case whose two templates render the setting's texts; the
+    two are matched as one text, so a fact stated in both must read the same in both."""
+    rendered = setting.reason + _BETWEEN + setting.explanation
+    for name, case in rule.cases.items():
+        found = _pattern(case.reason + _BETWEEN + case.explanation).fullmatch(rendered)
+        if found is not None:
+            return name, found.groupdict()
+    raise AssertionError(f"{setting.name}: no case of {rule.id} renders {setting.reason!r}")
+
+
+_BETWEEN = "\x00"  # never in a rendered text
+
+
+def _default_note(seen: Seen, name: str, value: float) -> str:
+    default = seen.catalog.default(name)
+    if isinstance(default, int | float) and float(default) == value:
+        return f" (the default of {server_name(seen.catalog)})"
+    return ""
+
+
+# -- the checks, one function per rule: each returns the facts it checked ------------------
+
+
+def _buffer_pool(seen: Seen) -> set[str]:
+    ram, pool = seen.profile.hardware.ram_bytes, seen.value
+    workload = seen.profile.workload
+    data = workload.data_size_bytes
+    seen.check("pool", bytes_for_people(pool))
+    seen.check("ram", bytes_for_people(ram))
+    seen.check("left", bytes_for_people(ram - pool))  # what the pool leaves of RAM
+    seen.check("pool_share", percent_text(pool / ram))  # the pool's own share of RAM
+    seen.check("share", "75%" if ram > 4 * GIB else "50%")  # the manual's sizing
+    seen.check("budget", bytes_for_people(memory_budget(ram, workload.concurrency)))
+    seen.check("concurrency", str(workload.concurrency))
+    seen.check("fit", "all" if pool >= data else percent_text(pool / data))
+    return {"pool", "ram", "left", "pool_share", "share", "budget", "concurrency", "fit"}
+
+
+def _io_capacity(seen: Seen) -> set[str]:
+    writes, value = seen.capability.random_write_iops, seen.value
+    share = float(seen.facts["share"].rstrip("%")) / 100 if "share" in seen.facts else None
+    seen.check("writes", f"{writes:,.0f}")
+    seen.check("value", f"{value:,.0f}")
+    seen.check("measured_share", "50%")
+    seen.check("default", _default_note(seen, "innodb_io_capacity", value))
+    if share is not None:
+        wanted = round_readable(writes * share)
+        seen.check("wanted", f"{wanted:,}")
+        seen.check("portion", "about the" if share == 1 else f"{seen.facts['share']} of the")
+        if seen.case in ("hdd", "flash"):
+            assert value == wanted, (seen.case, value, wanted)
+        if seen.case == "ceiling":
+            assert value == 10_000 < wanted
+    if seen.case == "measured":
+        assert value == int(writes * 0.5)
+    if seen.case == "floor":
+        assert value == 100 > int(seen.facts["limit"].replace(",", ""))
+    return {"share", "portion", "writes", "value", "wanted", "limit", "measured_share", "default"}
+
+
+def _io_capacity_max(seen: Seen) -> set[str]:
+    value = seen.value
+    capacity = seen.decided("innodb_io_capacity")
+    writes = seen.capability.random_write_iops
+    server_default = io_capacity_max_default(seen.catalog, int(capacity))
+    seen.check("capacity", f"{capacity:,.0f}")
+    seen.check("value", f"{value:,.0f}")
+    seen.check("writes", f"{writes:,.0f}")
+    if seen.case == "measured":
+        assert value == max(capacity, int(writes))
+    else:
+        assert value == 2 * capacity  # "twice io_capacity"
+    if "default" in seen.facts:
+        assert bool(seen.facts["default"]) is (value == server_default)
+    if "left_out" in seen.facts:
+        assert bool(seen.facts["left_out"]) is (value < server_default)
+        assert (
+            not seen.facts["left_out"] or f"run with {server_default:,} " in seen.facts["left_out"]
+        )
+    return {"capacity", "value", "writes", "default", "left_out"}
+
+
+def _read_threads(seen: Seen) -> set[str]:
+    cores = seen.profile.hardware.cpu_cores
+    seen.check("cores", str(cores))
+    assert seen.value == clamp(cores // 2, 4, 64)  # "half the cores, 4 to 64"
+    return _thread_slots(seen) | {"cores"}
+
+
+def _thread_slots(seen: Seen) -> set[str]:
+    seen.check("value", f"{seen.value:.0f}")
+    seen.check("slots", f"{seen.value * 256:.0f}")  # 256 IOs per thread
+    return {"value", "slots"}
+
+
+def _redo(seen: Seen) -> set[str]:
+    workload = seen.profile.workload
+    media = seen.profile.hardware.storage.media
+    files = 2 if seen.facts.get("files") else 1
+    total = seen.value * files
+    bound = workload.recovery_target_minutes or DEFAULT_RECOVERY_MINUTES
+    per_gib = RECOVERY_SECONDS_PER_GIB[media]
+    rate = seen.capability.random_write_iops * PAGE_BYTES * WRITE_INTENSITY[workload.kind]
+    replay, cap = total / GIB * per_gib, bound * 60 / per_gib * GIB
+    seen.check("total", bytes_for_people(total))
+    seen.check("files", f" (two files of {bytes_for_people(seen.value)})" if files == 2 else "")
+    seen.check("minutes", minutes_text(replay))  # from the chosen size
+    seen.check("per_gib", f"{per_gib / 60:g}")
+    seen.check("cap", bytes_for_people(cap))
+    seen.check("hour", bytes_for_people(rate * 3600))
+    seen.check("rate", bytes_for_people(rate) + "/s")
+    seen.check("pages", f"{seen.capability.random_write_iops:,.0f}")
+    seen.check("data", bytes_for_people(workload.data_size_bytes))
+    given = workload.recovery_target_minutes is not None
+    seen.check(
+        "limit",
+        f"your {bound:g}-minute recovery target"
+        if given
+        else f"the default {bound:g}-minute recovery limit",
+    )
+    bounds = {"hour": rate * 3600, "data": workload.data_size_bytes, "recovery": cap}
+    if seen.case in bounds or seen.case == "recovery-default":
+        assert total <= bounds.get(seen.case, cap)
+        assert replay <= bound * 60 + 1e-6
+    return {"total", "files", "minutes", "per_gib", "cap", "hour", "rate", "pages", "data", "limit"}
+
+
+def _dirty_max(seen: Seen) -> set[str]:
+    seen.check("value", f"{seen.value:g}")
+    _check_default_text(seen, "innodb_max_dirty_pages_pct")
+    return {"value", "default"}
+
+
+def _dirty_lwm(seen: Seen) -> set[str]:
+    seen.check("value", f"{seen.value:g}")
+    seen.check("ceiling", f"{seen.decided('innodb_max_dirty_pages_pct'):g}")
+    _check_default_text(seen, "innodb_max_dirty_pages_pct_lwm")
+    return {"value", "ceiling", "default"}
+
+
+def _check_default_text(seen: Seen, name: str) -> None:
+    default = seen.catalog.default(name)
+    if "default" not in seen.facts:
+        return
+    stated = seen.facts["default"]
+    if isinstance(default, int | float) and float(default) == seen.value:
+        assert stated == f" (the default of {server_name(seen.catalog)})"
+    elif isinstance(default, int | float):
+        assert stated.startswith(f" ({server_name(seen.catalog)} ships {default:g}%")
+
+
+def _fsyncs(seen: Seen) -> set[str]:
+    seen.check("fsyncs", f"{seen.capability.fsync_per_s:,.0f}")
+    return {"fsyncs"}
+
+
+def _nothing(seen: Seen) -> set[str]:
+    return set()
+
+
+CHECKS: dict[str, Callable[[Seen], set[str]]] = {
+    "buffer-pool-ram-share": _buffer_pool,
+    "io-capacity-from-array-iops": _io_capacity,
+    "io-capacity-max-double": _io_capacity_max,
+    "read-io-threads-from-cores": _read_threads,
+    "write-io-threads-by-media": _thread_slots,
+    "flush-method-direct-io": _nothing,
+    "redo-log-hour-of-writes-within-recovery": _redo,
+    "read-ahead-threshold-by-access-pattern": _nothing,
+    "random-read-ahead-off": _nothing,
+    "max-dirty-pages-write-combining": _dirty_max,
+    "dirty-pages-preflush-low-water-mark": _dirty_lwm,
+    "flush-log-at-commit-from-durability": _fsyncs,
+    "sync-binlog-from-durability": _nothing,
+    "flush-neighbors-by-media": _nothing,
+}
+# Numbers written into the templates themselves that name the value: the value must be them.
+VALUE_IN_TEXT: dict[str, tuple[str, ...]] = {
+    "read-ahead-threshold-by-access-pattern": (
+        r"^(\d+), the strictest value",
+        r"the default (\d+) stays",
+    ),
+    "read-io-threads-from-cores": (r"^(\d+), the server default",),
+    "write-io-threads-by-media": (r"^(\d+) write threads",),
+    "flush-log-at-commit-from-durability": (r"^(\d+) (?:writes|syncs)",),
+    "sync-binlog-from-durability": (r"^(\d+) syncs",),
+    "max-dirty-pages-write-combining": (r"^(\d+)%",),
+    "dirty-pages-preflush-low-water-mark": (r"at (\d+)% dirty",),
+}
+
+
+def test_every_rule_has_its_figures_checked() -> None:
+    assert set(CHECKS) == set(RULES)
+
+
+def _check_setting(setting: Setting, profile: Profile, result: Result) -> None:
+    rule = RULES[setting.rule]
+    case, facts = _read(rule, setting)
+    catalog = catalog_for(profile.server.flavor, profile.server.version)
+    capability = array_capability(profile.hardware.storage)
+    seen = Seen(setting, case, facts, profile, result, catalog, capability)
+    checked = CHECKS[rule.id](seen)
+    if "array" in facts:
+        assert facts["array"] == capability.summary
+    unchecked = {k for k, v in facts.items() if re.search(r"\d", v)} - checked - {"array"}
+    assert not unchecked, f"{rule.id}: figures with no check here: {sorted(unchecked)}"
+    for pattern in VALUE_IN_TEXT.get(rule.id, ()):
+        for text in (setting.reason, setting.explanation):
+            stated: Any = re.search(pattern, text, re.MULTILINE)
+            if stated is not None:
+                assert float(stated.group(1)) == float(setting.value), (rule.id, text)
+
+
+@PROPERTY_SETTINGS
+@given(raw_profiles())
+def test_every_figure_in_every_reason_and_explanation_follows_from_the_values(raw) -> None:
+    profile = parse_profile(raw)
+    result = recommend(profile)
+    for setting in result.settings:
+        _check_setting(setting, profile, result)

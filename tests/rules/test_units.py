@@ -1,0 +1,27 @@
+import pytest
+
+from rules.numbers import percent_text
+from rules.units import GIB, MIB, bytes_for_people
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (12 * GIB, "12 GiB"),
+        (13.7 * GIB, "13.7 GiB"),  # not '14 GiB': a pool of 10 GiB leaves 3.7 GiB of 13.7
+        (9.99 * GIB, "10 GiB"),
+        (1.25 * GIB, "1.2 GiB"),
+        (512 * MIB, "512 MiB"),
+        (630.5 * MIB, "630 MiB"),
+        (100, "100 bytes"),
+    ],
+)
+def test_it_writes_sizes_for_people_with_a_decimal_below_a_hundred(value, text) -> None:
+    assert bytes_for_people(value) == text
+
+
+@pytest.mark.parametrize(
+    ("ratio", "text"), [(0.75, "75%"), (0.004, "under 1%"), (0.0, "0%"), (1.0, "100%")]
+)
+def test_it_never_rounds_a_small_share_down_to_nothing(ratio, text) -> None:
+    assert percent_text(ratio) == text
