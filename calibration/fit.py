@@ -26,7 +26,8 @@ INTERVAL = 0.8
 # optimiser starts and what the ridge pulls towards when a fold lacks data for a parameter.
 # Rough magnitudes read off the data set (advisor-engineering-judgement), not tuned on the scores.
 PRIOR: dict[str, float] = {
-    **{f"c_{k}": v for k, v in zip(KINDS, (12.0, 8.0, 9.0, 10.0, 10.0), strict=True)},
+    **{f"f_{k}": 0.0 for k in KINDS},
+    "c": 10.0,
     **{f"e_{k}": 0.0 for k in KINDS},
     "skew": 3.0,
     "log_w0": -2.0,
@@ -43,6 +44,8 @@ PRIOR: dict[str, float] = {
 # change rewriting a page (1) and 1 write per 1000 changes. dw_cost: the doublewrite copy is
 # free (0) at best and a full random write (1) at worst.
 BOUNDS: dict[str, tuple[float, float]] = {
+    # f_k: a kind's CPU work per unit may be off its statement count by e (2.7x) either way.
+    **{f"f_{k}": (-1.0, 1.0) for k in KINDS},
     **{f"e_{k}": (-1.0, 1.0) for k in KINDS},
     # The change buffer defers and merges secondary-index reads of inserts: InnoDB ran the
     # insert benchmark 36x faster with it (callaghan-2011-insert-buffer), e^-3.6.

@@ -2,20 +2,22 @@
 
 For workload kind k, in the kind's reference unit (per minute for NOTPM, per second otherwise):
 
-    cpu     = exp(c_k + delta*(year - 2026)) * min(concurrency, cores)**gamma
+    cpu     = exp(c + f_k + delta*(year - 2026)) * min(concurrency, cores)**gamma
+              / statements_k * per_second_k
     reads   = R_eff / (reads_k * e_k * miss)                    * per_second_k * settings
     writes  = W / (writes_k * e_k * wmiss * (1 + dw * dw_cost)) * per_second_k * settings
     commit  = fsync_per_s * min(concurrency, 64)**beta * COMMIT_UNITS[k]   (trx_commit=1 only)
     T       = (cpu**-n + reads**-n + writes**-n + commit**-n) ** (-1/n)
 
-reads_k and writes_k are the pages one unit of the reference benchmark reads and dirties with
+statements_k is the CPU work of one unit in point selects, so every kind shares the one CPU
+capacity c, each scaled by f_k within bounds. reads_k and writes_k are the pages one unit of the reference benchmark reads and dirties with
 nothing cached (calibration.benchmarks); e_k scales both within physical bounds. miss is the
 share of page accesses that miss the pool: 1 - h for uniform keys, 1 - h**s for a skewed draw,
 with h = min(pool / data, 1). Dirty pages are written back at least at the floor wmiss >= w0
 (a page written is dirtied again before its next write when the data fits). R_eff applies
 Little's law: c clients keep at most c reads in flight, so R_eff = 1 / (1/R + latency / c).
 Doublewrite (dw = 1) writes each page twice; the copy is sequential, so it costs dw_cost of a
-random write. Free parameters (c_k, e_k, s, w0, dw_cost, gamma, delta, beta, theta) are fitted
+random write. Free parameters (c, f_k, e_k, s, w0, dw_cost, ...) are fitted
 in log space by calibration.fit, each within calibration.fit.BOUNDS.
 """
 
@@ -44,7 +46,7 @@ COMMIT_UNITS = {
     "bulk_insert": 1000.0,
     "read_mostly": 1.0,
 }
-SHARED = ("skew", "log_w0", "dw_cost", "read_path", "gamma", "delta", "beta", "theta")
+SHARED = ("c", "skew", "log_w0", "dw_cost", "read_path", "gamma", "delta", "beta", "theta")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +57,7 @@ class Layout:
 
     @classmethod
     def default(cls) -> "Layout":
-        per_kind = tuple(f"{p}_{k}" for p in ("c", "e") for k in KINDS)
+        per_kind = tuple(f"{p}_{k}" for p in ("f", "e") for k in KINDS)
         return cls(per_kind + SHARED)
 
     def index(self, name: str) -> int:
@@ -67,6 +69,7 @@ assert set(BENCHMARKS) == set(KINDS)
 _READS = np.array([BENCHMARKS[k].reads for k in KINDS])
 _WRITES = np.array([BENCHMARKS[k].writes for k in KINDS])
 _PER_SECOND = np.array([BENCHMARKS[k].per_second for k in KINDS])
+_STATEMENTS = np.array([BENCHMARKS[k].statements for k in KINDS])
 _COMMIT_UNITS = np.array([COMMIT_UNITS[k] for k in KINDS])
 
 
@@ -79,14 +82,14 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
     p = np.atleast_2d(params)
     kind = x["kind"].astype(int)
     n_kinds = len(KINDS)
-    c = p[:, :n_kinds][:, kind]
+    f = p[:, :n_kinds][:, kind]
     e = p[:, n_kinds : 2 * n_kinds][:, kind]
-    skew, log_w0, dw_cost, read_path, gamma, delta, beta, theta = (
+    c, skew, log_w0, dw_cost, read_path, gamma, delta, beta, theta = (
         p[:, [i]] for i in range(2 * n_kinds, p.shape[1])
     )
     parallel = np.minimum(x["concurrency"], x["cores"])
     era_threads = delta * (x["year"] - REFERENCE_YEAR) + gamma * np.log(parallel)
-    log_cpu = c + era_threads
+    log_cpu = c + f + era_threads - np.log(_STATEMENTS[kind]) + np.log(_PER_SECOND[kind])
     settings = np.log(x["io_factor"]) + np.log(_PER_SECOND[kind])
     miss = miss_rate(skew, x["pool_to_data"], x["access"])
     with np.errstate(divide="ignore"):

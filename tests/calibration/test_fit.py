@@ -52,7 +52,7 @@ def test_least_squares_recovers_parameters_from_its_own_predictions() -> None:
     ]
     x = as_arrays(situations)
     truth = prior_vector()
-    truth[0] += 0.4  # c_oltp
+    truth[0] += 0.4  # f_oltp
     y = predict_log(truth, x)
     fitted = least_squares(x, y, np.ones(len(y)), prior_vector())
     assert np.median(np.abs(predict_log(fitted, x) - y)) < 0.05
