@@ -31,7 +31,9 @@ class BenchmarkIo:
 # Dirtied: 10 stock, ~2.9 customer, ~1.8 order and order-line pages of deliveries: ~15. Items,
 # warehouses, districts and the newest orders stay hot. Item and customer ids follow NURand
 # (clause 2.1.6): a hot set, "skewed".
-TPCC = BenchmarkIo(32.0, 15.0, 60.0, 130.0, "skewed", "tpc-c-spec-5-11 clauses 2.1.6, 2.4-2.8, 5.2.3")
+TPCC = BenchmarkIo(
+    32.0, 15.0, 60.0, 130.0, "skewed", "tpc-c-spec-5-11 clauses 2.1.6, 2.4-2.8, 5.2.3"
+)
 
 # sysbench oltp_read_write (oltp_common.lua, sysbench 1.0): 10 point selects, 4 ranges of 100
 # rows (~2 leaf pages each), an update on the indexed column k (a clustered page and the old

@@ -9,16 +9,18 @@ For workload kind k, in the kind's reference unit (per minute for NOTPM, per sec
     commit  = fsync_per_s * min(concurrency, 64)**beta * COMMIT_UNITS[k]   (trx_commit=1 only)
     T       = (cpu**-n + reads**-n + writes**-n + commit**-n) ** (-1/n)
 
-statements_k is the CPU work of one unit in point selects, so every kind shares the one CPU
-capacity c, each scaled by f_k within bounds. reads_k and writes_k are the pages one unit of the reference benchmark reads and dirties with
-nothing cached (calibration.benchmarks); e_k scales both within physical bounds. miss is the
-share of page accesses that miss the pool: 1 - h for uniform keys, 1 - h**s for a skewed draw,
-with h = min(pool / data, 1). Dirty pages are written back at least at the floor wmiss >= w0
-(a page written is dirtied again before its next write when the data fits). R_eff applies
-Little's law: c clients keep at most c reads in flight, so R_eff = 1 / (1/R + latency / c).
-Doublewrite (dw = 1) writes each page twice; the copy is sequential, so it costs dw_cost of a
-random write. Free parameters (c, f_k, e_k, s, w0, dw_cost, ...) are fitted
-in log space by calibration.fit, each within calibration.fit.BOUNDS.
+statements_k is one unit's CPU work in point selects, so every kind shares the one CPU capacity
+c, scaled by f_k within bounds. reads_k and writes_k are the pages one unit of the reference
+benchmark reads and dirties with nothing cached (calibration.benchmarks); e_k scales both within
+physical bounds. miss is the share of page accesses that miss the pool: 1 - h for uniform keys,
+sysbench 0.4's "special" draw, or a fitted hot set for tpcc's NURand, with h = min(pool / data,
+1). Dirty pages are written back at least at the floor wmiss >= w0 (a page written is dirtied
+again before its next write when the data fits). R_eff applies Little's law: c clients keep at
+most c reads in flight, so R_eff = 1 / (1/R + latency / c); the read path's CPU cost caps reads
+per thread too. Doublewrite (dw = 1) writes each page twice; the copy is sequential, so it costs
+dw_cost of a random write. Free parameters (c, f_k, e_k, the hot set, w0, dw_cost, the read
+path, gamma, delta, beta, theta) are fitted in log space by calibration.fit, each within
+calibration.fit.BOUNDS.
 """
 
 from dataclasses import dataclass
