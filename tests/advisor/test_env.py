@@ -214,6 +214,15 @@ class TestSettings:
         assert "ImproperlyConfigured: DATABASE_URL='nosuchdb://x' is not valid" in run.stderr
 
 
+def run_bare(*args: str) -> subprocess.CompletedProcess[str]:
+    """`args` in the project folder with no DJANGO_ or CELERY_ variable set, as on a new shell."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+    clean["DJANGO_SETTINGS_MODULE"] = "advisor.settings"
+    return subprocess.run(
+        list(args), env=clean, cwd=PROJECT_DIR, capture_output=True, text=True, check=False
+    )
+
+
 class TestOfflineCommand:
     """Only `manage.py recommend`, named on the process's own command line, runs without a
     secret key; no variable in the environment can switch a web server onto the dev key."""
@@ -224,40 +233,16 @@ class TestOfflineCommand:
         assert "ImproperlyConfigured: ADVISOR_OFFLINE_COMMAND is no longer read" in run.stderr
 
     def test_a_wsgi_process_without_secrets_refuses_to_start(self):
-        clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
-        run = subprocess.run(
-            [sys.executable, "-c", "import advisor.wsgi"],
-            env={**clean, "DJANGO_SETTINGS_MODULE": "advisor.settings"},
-            cwd=PROJECT_DIR,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        run = run_bare(sys.executable, "-c", "import advisor.wsgi")
         assert run.returncode != 0
         assert "DJANGO_SECRET_KEY is required" in run.stderr
 
     def test_manage_py_recommend_needs_no_settings(self):
-        clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
-        run = subprocess.run(
-            [sys.executable, "manage.py", "recommend", "--help"],
-            env=clean,
-            cwd=PROJECT_DIR,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        run = run_bare(sys.executable, "manage.py", "recommend", "--help")
         assert run.returncode == 0, run.stderr
         assert "usage: manage.py recommend" in run.stdout
 
     def test_other_manage_py_commands_still_need_the_secret_key(self):
-        clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
-        run = subprocess.run(
-            [sys.executable, "manage.py", "check"],
-            env=clean,
-            cwd=PROJECT_DIR,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        run = run_bare(sys.executable, "manage.py", "check")
         assert run.returncode != 0
         assert "DJANGO_SECRET_KEY is required" in run.stderr

@@ -10,14 +10,11 @@ The check: never a server error, and only the statuses the pages answer with.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import schemathesis
-from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
@@ -27,6 +24,7 @@ from advisor.wizard.presets import PRESETS
 from advisor.wizard.steps import STEPS
 from rules.engine import recommend
 from rules.validation import parse_profile
+from tests.advisor.api.test_schemathesis import keep_test_connection
 
 MAX_EXAMPLES = 60
 HOSTILE = ["9" * 400, "-" + "9" * 400, "1e309", "-1e309", "NaN", "Infinity", "\x00", "0x10"]
@@ -91,16 +89,7 @@ CONFIG = SchemathesisConfig.from_dict(
 schema = schemathesis.openapi.from_dict(FORMS_SCHEMA, config=CONFIG)
 schema.app = get_wsgi_application()
 CALLS: Counter[str] = Counter()
-
-
-@pytest.fixture
-def keep_test_connection() -> Iterator[None]:
-    """The app runs in-process on the test's connection (as the test client does)."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
+__all__ = ["keep_test_connection"]  # a fixture the test below uses
 
 
 @pytest.fixture
