@@ -43,12 +43,18 @@ def time_budget(seconds: float) -> Iterator[None]:
     def interrupt(signum: int, frame: FrameType | None) -> None:
         raise OverBudget(seconds)
 
+    started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, interrupt)
+    outer_delay, outer_interval = signal.getitimer(signal.ITIMER_REAL)
+    delay = min(seconds, outer_delay) if outer_delay > 0 else seconds  # an outer budget first
     # Repeats every second until the block is left: clean-up that blocks too (a rollback on a
     # connection that stopped answering) is interrupted again instead of hanging.
-    signal.setitimer(signal.ITIMER_REAL, seconds, min(seconds, 1.0))
+    signal.setitimer(signal.ITIMER_REAL, delay, min(seconds, 1.0))
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer_delay > 0:  # the enclosing budget goes on with what it has left
+            left = max(outer_delay - (time.monotonic() - started), 0.001)
+            signal.setitimer(signal.ITIMER_REAL, left, outer_interval)

@@ -83,3 +83,18 @@ def test_the_budget_interrupts_work_in_the_main_thread() -> None:
 
     with pytest.raises(OverBudget):
         spin()
+
+
+def test_a_budget_inside_another_leaves_the_outer_one_running() -> None:
+    """A batch computed within a request: each host's budget must not cancel the request's."""
+
+    def spin_after_inner() -> None:
+        with time_budget(0.3):
+            with time_budget(5.0):
+                pass  # the inner budget ends at once
+            while True:
+                pass
+
+    with pytest.raises(OverBudget) as caught:
+        spin_after_inner()
+    assert caught.value.seconds == 0.3
