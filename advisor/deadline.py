@@ -26,14 +26,15 @@ class OverBudget(Exception):
         self.seconds = seconds
 
 
-def _can_interrupt() -> bool:
+def can_interrupt() -> bool:
+    """Whether a budget can cut work short here (SIGALRM reaches only the main thread)."""
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
 @contextmanager
 def time_budget(seconds: float) -> Iterator[None]:
     """Raise OverBudget in the block once `seconds` of wall time have passed."""
-    if not _can_interrupt():
+    if not can_interrupt():
         started = time.monotonic()
         yield
         if time.monotonic() - started > seconds:

@@ -21,7 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
 from advisor.api.errors import error_response
-from advisor.deadline import OverBudget, time_budget
+from advisor.deadline import OverBudget, can_interrupt, time_budget
 
 logger = logging.getLogger(__name__)
 
@@ -42,12 +42,19 @@ def unavailable_response(request: HttpRequest, message: str) -> HttpResponse:
 
 
 class RequestBudgetMiddleware:
-    """Outermost: the whole request, middleware included, runs within REQUEST_SECONDS."""
+    """Outermost: the whole request, middleware included, runs within REQUEST_SECONDS.
+
+    Only where the budget can cut the request short (gunicorn's sync workers run requests in
+    the main thread); a threaded dev server's request is left alone rather than answered 503
+    after its work is done.
+    """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not can_interrupt():
+            return self.get_response(request)
         with time_budget(settings.REQUEST_SECONDS):
             return self.get_response(request)
 
