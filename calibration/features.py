@@ -47,6 +47,24 @@ MODELLED_SETTINGS = frozenset(
         "io_scheduler",
     }
 )
+# Why a recommended setting has no estimated effect: the model has no term for it yet.
+_NO_FLUSHING_TERM = (
+    "the model has no term yet for background flushing, which this setting paces; too few "
+    "published pairs vary it alone to fit one"
+)
+UNMODELLED_WHY: dict[str, str] = {
+    "innodb_io_capacity": _NO_FLUSHING_TERM,
+    "innodb_io_capacity_max": _NO_FLUSHING_TERM,
+    "innodb_max_dirty_pages_pct_lwm": _NO_FLUSHING_TERM,
+    "innodb_flush_neighbors": _NO_FLUSHING_TERM,
+    "innodb_redo_log_capacity": "the model has no checkpoint-pressure term yet for the redo size",
+    "innodb_log_file_size": "the model has no checkpoint-pressure term yet for the redo size",
+    "innodb_read_io_threads": "no published result we use shows an effect of the IO thread "
+    "count with Linux native AIO",
+    "innodb_write_io_threads": "no published result we use shows an effect of the IO thread "
+    "count with Linux native AIO",
+    "sync_binlog": "the model has no binary-log term yet",
+}
 _DOUBLEWRITE_OFF = frozenset({"OFF", "0", "FALSE"})
 READ_AHEAD_KINDS = frozenset({"oltp", "read_write", "update_heavy", "read_mostly"})
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 
 from advisor.wizard.chart import Bar, describe, interval_chart
+from calibration.features import UNMODELLED_WHY
 from rules.bibliography import source
 from rules.errors import OutputRefused
 from rules.render import FORMATS, filename_for, render
@@ -44,6 +45,7 @@ class SettingRow:
     explanation: str
     evidence: tuple[EvidenceRow, ...]
     effect: str
+    effect_why: str  # why there is no effect, when the result has estimates
     dynamic: bool
 
 
@@ -116,10 +118,17 @@ def setting_rows(result: Result) -> tuple[SettingRow, ...]:
             explanation=s.explanation,
             evidence=evidence_rows(s.evidence),
             effect=effect_text(s.effect),
+            effect_why=_effect_why(result, s),
             dynamic=s.dynamic,
         )
         for s in result.settings
     )
+
+
+def _effect_why(result: Result, setting: Setting) -> str:
+    if result.estimate is None or setting.effect is not None:
+        return ""
+    return UNMODELLED_WHY.get(setting.name, "the model has no term for this setting")
 
 
 def os_rows(result: Result) -> tuple[OsRow, ...]:

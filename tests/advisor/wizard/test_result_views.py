@@ -244,3 +244,15 @@ def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(clien
     gain = result.estimate.gain
     assert f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%)" in html
     assert "Anchored on the 5000 NOTPM you measured today" in html
+
+
+def test_a_setting_without_an_estimated_effect_says_why(client):
+    from advisor.services import recommendation_create
+    from rules.validation import parse_profile
+
+    result = recommendation_create(profile=parse_profile(json.loads(json.dumps(EXAMPLE_PROFILE))))
+    capacity = result.setting("innodb_io_capacity")
+    assert capacity is not None
+    assert capacity.effect is None
+    html = client.get(result.permalink).content.decode()
+    assert "not estimated: the model has no term yet for background flushing" in html
