@@ -14,7 +14,7 @@ import numpy.typing as npt
 from calibration.benchmarks import ACCESS_CODES, BENCHMARKS, SPECIAL_DISTRIBUTION_UNTIL_YEAR
 from calibration.points import Point
 from rules.devices import FLASH_READ_LATENCY_S
-from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
+from rules.enums import ControllerCache, FlashClass, Flavor, Media, RaidLevel, WorkloadKind
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability
 from rules.units import GIB
@@ -44,6 +44,7 @@ MODELLED_SETTINGS = frozenset(
         "innodb_flush_method",
         "innodb_max_dirty_pages_pct",
         "innodb_doublewrite",
+        "sync_binlog",
         "io_scheduler",
     }
 )
@@ -63,7 +64,6 @@ UNMODELLED_WHY: dict[str, str] = {
     "count with Linux native AIO",
     "innodb_write_io_threads": "no published result we use shows an effect of the IO thread "
     "count with Linux native AIO",
-    "sync_binlog": "the model has no binary-log term yet",
 }
 _DOUBLEWRITE_OFF = frozenset({"OFF", "0", "FALSE"})
 READ_AHEAD_KINDS = frozenset({"oltp", "read_write", "update_heavy", "read_mostly"})
@@ -87,6 +87,8 @@ class Situation:
     read_latency_s: float = 0.0  # one 16 KiB read at queue depth 1 (Little's law per client)
     access: float = 0.0  # how keys are drawn: calibration.benchmarks.ACCESS_CODES
     doublewrite: bool = True  # every page write also goes through the doublewrite buffer
+    binlog: bool = False  # the binary log is written (row events cost CPU)
+    binlog_sync: bool = False  # sync_binlog=1: each commit group also syncs the binary log
 
 
 Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
@@ -120,6 +122,8 @@ def situation_of_point(point: Point, corrections: Corrections | None = None) -> 
         corrections=corrections or {},
         access=ACCESS_CODES[_point_access(point)],
         doublewrite=point.doublewrite != "off",
+        binlog=point.binlog in ("on", "sync"),
+        binlog_sync=point.binlog == "sync",
     )
 
 
@@ -151,7 +155,17 @@ def situation_of_profile(
         corrections=corrections or {},
         access=ACCESS_CODES[BENCHMARKS[profile.workload.kind.value].access],
         doublewrite=str(config.get("innodb_doublewrite", "ON")).upper() not in _DOUBLEWRITE_OFF,
+        binlog=binlog_on_by_default(profile),
+        binlog_sync=binlog_on_by_default(profile) and str(config.get("sync_binlog", 0)) == "1",
     )
+
+
+def binlog_on_by_default(profile: Profile) -> bool:
+    """The profile does not say whether the binary log is on; each server's default decides:
+    on since MySQL 8.0 (mysql-manual-binary-log), off on 5.7 and on MariaDB
+    (mariadb-docs-binary-log)."""
+    server = profile.server
+    return server.flavor is not Flavor.MARIADB and server.version.key() >= (8, 0, 0)
 
 
 def _point_access(point: Point) -> str:
@@ -183,7 +197,7 @@ def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
             "read_latency_s",
         )
     }
-    for flag in ("commit_syncs", "access", "doublewrite"):
+    for flag in ("commit_syncs", "access", "doublewrite", "binlog", "binlog_sync"):
         columns[flag] = np.array([getattr(s, flag) for s in situations], dtype=np.float64)
     columns["kind"] = np.array([KINDS.index(s.kind) for s in situations], dtype=np.float64)
     return columns
@@ -229,6 +243,8 @@ def _situation(
     corrections: Corrections,
     access: float,
     doublewrite: bool,
+    binlog: bool,
+    binlog_sync: bool,
 ) -> Situation:
     capability = array_capability(storage)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
@@ -265,6 +281,8 @@ def _situation(
         read_latency_s=_read_latency_s(storage, read_iops),
         access=access,
         doublewrite=doublewrite,
+        binlog=binlog,
+        binlog_sync=binlog_sync,
     )
 
 

@@ -33,6 +33,7 @@ PRIOR: dict[str, float] = {
     "log_w0": -2.0,
     "dw_cost": 0.3,
     "read_path": 10.0,
+    "binlog_cpu": 0.1,
     "gamma": 0.8,
     "delta": 0.05,
     "beta": 0.5,
@@ -56,6 +57,8 @@ BOUNDS: dict[str, tuple[float, float]] = {
     # Page reads per second one thread's read path can serve (2,000 to 200,000: 5 to 500 us of
     # CPU per page read).
     "read_path": (7.6, 12.2),
+    # The binary log's row events cost CPU: from nothing to half the capacity (e^-0.7).
+    "binlog_cpu": (0.0, 0.7),
     "gamma": (0.2, 1.2),
     "delta": (0.0, 0.2),
     "beta": (0.0, 1.0),

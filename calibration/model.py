@@ -48,7 +48,18 @@ COMMIT_UNITS = {
     "bulk_insert": 1000.0,
     "read_mostly": 1.0,
 }
-SHARED = ("c", "skew", "log_w0", "dw_cost", "read_path", "gamma", "delta", "beta", "theta")
+SHARED = (
+    "c",
+    "skew",
+    "log_w0",
+    "dw_cost",
+    "read_path",
+    "binlog_cpu",
+    "gamma",
+    "delta",
+    "beta",
+    "theta",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +97,13 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
     n_kinds = len(KINDS)
     f = p[:, :n_kinds][:, kind]
     e = p[:, n_kinds : 2 * n_kinds][:, kind]
-    c, skew, log_w0, dw_cost, read_path, gamma, delta, beta, theta = (
+    c, skew, log_w0, dw_cost, read_path, binlog_cpu, gamma, delta, beta, theta = (
         p[:, [i]] for i in range(2 * n_kinds, p.shape[1])
     )
     parallel = np.minimum(x["concurrency"], x["cores"])
     era_threads = delta * (x["year"] - REFERENCE_YEAR) + gamma * np.log(parallel)
     log_cpu = c + f + era_threads - np.log(_STATEMENTS[kind]) + np.log(_PER_SECOND[kind])
+    log_cpu = log_cpu - binlog_cpu * x["binlog"]  # writing row events costs CPU
     settings = np.log(x["io_factor"]) + np.log(_PER_SECOND[kind])
     miss = miss_rate(skew, x["pool_to_data"], x["access"])
     with np.errstate(divide="ignore"):
@@ -113,8 +125,13 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         + theta * np.log(x["dirty_pct"] / 90.0)
     )
     group = np.minimum(x["concurrency"], GROUP_COMMIT_CAP)
+    # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the binary
+    # log's as well (mysql-manual-sync-binlog).
+    syncs = x["commit_syncs"] + x["binlog_sync"]
+    with np.errstate(divide="ignore"):
+        log_syncs = np.log(syncs)
     log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + np.log(_COMMIT_UNITS[kind])
-    log_commit = np.where(x["commit_syncs"] > 0, log_commit, np.inf)
+    log_commit = np.where(syncs > 0, log_commit - log_syncs, np.inf)
     terms = tuple(np.broadcast_to(t, log_cpu.shape) for t in (log_cpu, log_read, log_write))
     terms = (*terms, np.broadcast_to(log_commit, log_cpu.shape))
     if np.ndim(params) == 1:

@@ -1,6 +1,7 @@
 """Published results as calibration points: one row of data/benchmarks.csv each."""
 
 import csv
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -54,7 +55,7 @@ class Point:
     server: str = ""  # flavor and version as the source gives them
     doublewrite: str = ""  # on | off | "" (unknown: the server default, on)
     access: str = ""  # uniform | pareto | special | "" (the benchmark's default then)
-    binlog: str = ""  # on | off | "" (not stated)
+    binlog: str = ""  # sync (sync_binlog=1) | on | off | "" (not stated)
 
     @property
     def used(self) -> bool:
@@ -113,8 +114,26 @@ def _point(row: dict[str, str]) -> Point:
         server=row.get("server", ""),
         doublewrite=row.get("doublewrite", ""),
         access=row.get("access", ""),
-        binlog=row.get("binlog", ""),
+        binlog=row.get("binlog") or binlog_of(f"{row['notes']} {row['assumptions']}"),
     )
+
+
+_BINLOG_OFF = ("binary log disabled", "binlog disabled", "no binlog", "binlog off", "skip-log-bin")
+_BINLOG_NO_SYNC = re.compile(r"sync_binlog ?=? ?0\b")  # stated first wins ("=0; with =1, bad")
+_BINLOG_SYNC = re.compile(r"sync_binlog ?= ?1\b")
+_BINLOG_ON = re.compile(
+    r"binary log on|binlog (on|row|statement|mixed)|binary log with|sync_binlog ?=? ?[0-9]+"
+)
+
+
+def binlog_of(text: str) -> str:
+    """What a row's notes say of the binary log: sync (sync_binlog=1), on, off or ""."""
+    lowered = text.lower()
+    if any(words in lowered for words in _BINLOG_OFF):
+        return "off"
+    if _BINLOG_SYNC.search(lowered) and not _BINLOG_NO_SYNC.search(lowered):
+        return "sync"
+    return "on" if _BINLOG_ON.search(lowered) else ""
 
 
 def _number(text: str) -> float:

@@ -11,8 +11,12 @@ Run: .venv/bin/python scripts/import_benchmarks.py [--shared ../shared/data/benc
 import argparse
 import csv
 import re
+import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from calibration.points import binlog_of
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "calibration" / "data" / "benchmarks.csv"
@@ -493,10 +497,8 @@ def _tpcc_size(detail: str) -> str:
 
 
 def _binlog(notes: str) -> str:
-    """on | off | "" (not stated), as the notes say."""
-    if "no binlog" in notes or "binlog off" in notes or "skip-log-bin" in notes:
-        return "off"
-    return "on" if "binlog" in notes else ""
+    """sync | on | off | "" (not stated), as the notes say (calibration.points.binlog_of)."""
+    return binlog_of(notes)
 
 
 DOUBLEWRITE = {"0": "off", "OFF": "off", "1": "on", "ON": "on"}
