@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from calibration.benchmarks import ACCESS_CODES, BENCHMARKS, SPECIAL_DISTRIBUTION_UNTIL_YEAR
 from calibration.points import Point
+from rules.currentvalues import is_off
 from rules.devices import FLASH_READ_LATENCY_S
 from rules.enums import ControllerCache, FlashClass, Flavor, Media, RaidLevel, WorkloadKind
 from rules.profile import MeasuredIops, Profile, Storage
@@ -65,7 +66,6 @@ UNMODELLED_WHY: dict[str, str] = {
     "innodb_write_io_threads": "no published result we use shows an effect of the IO thread "
     "count with Linux native AIO",
 }
-_DOUBLEWRITE_OFF = frozenset({"OFF", "0", "FALSE"})
 READ_AHEAD_KINDS = frozenset({"oltp", "read_write", "update_heavy", "read_mostly"})
 
 
@@ -154,7 +154,7 @@ def situation_of_profile(
         volatile_cache=False,
         corrections=corrections or {},
         access=ACCESS_CODES[BENCHMARKS[profile.workload.kind.value].access],
-        doublewrite=str(config.get("innodb_doublewrite", "ON")).upper() not in _DOUBLEWRITE_OFF,
+        doublewrite=not is_off(config.get("innodb_doublewrite", "ON")),
         binlog=binlog_on_by_default(profile),
         binlog_sync=binlog_on_by_default(profile) and str(config.get("sync_binlog", 0)) == "1",
     )

@@ -6,7 +6,7 @@ the profile and the version's catalog in, sentences out; the engine adds them to
 
 from rules.catalog import ServerCatalog
 from rules.current.kept import AUDITED_NAMES
-from rules.currentvalues import LEGACY_REDO, REDO_CAPACITY, legacy_redo_bytes
+from rules.currentvalues import LEGACY_REDO, REDO_CAPACITY, is_off, legacy_redo_bytes
 from rules.defaults import server_name
 from rules.enums import FlashClass, Flavor, Media, RaidLevel
 from rules.profile import Current, Profile, Storage
@@ -18,7 +18,6 @@ from rules.version import ServerVersion
 QUERY_CACHE_REMOVED_FROM = ServerVersion(8, 0)
 QUERY_CACHE_VARIABLES = tuple(sorted(n for n in AUDITED_NAMES if n.startswith("query_cache_")))
 PARITY_RAID_IOS_PER_WRITE = {RaidLevel.RAID5: 4, RaidLevel.RAID6: 6}  # rules/devices.py
-_OFF = frozenset({"OFF", "0", "FALSE", "NO"})
 
 
 def audit(profile: Profile, catalog: ServerCatalog) -> list[str]:
@@ -89,7 +88,7 @@ def _query_cache(current: Current, profile: Profile, catalog: ServerCatalog) -> 
 
 def _doublewrite_off(current: Current, storage: Storage) -> list[str]:
     value = current.variables.get("innodb_doublewrite")
-    if value is None or value.strip().upper() not in _OFF:
+    if value is None or not is_off(value):
         return []
     if storage.flash_class is not FlashClass.CONSUMER:
         return []

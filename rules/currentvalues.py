@@ -72,6 +72,11 @@ def change_between(current: str | None, value: int | float | str, kind: str) -> 
     return Change.RAISE if value > before else Change.LOWER
 
 
+def is_off(value: object) -> bool:
+    """Whether a server would read `value` as a boolean OFF (OFF, 0, FALSE, NO; any case)."""
+    return _enum_key(str(value)) == "OFF"
+
+
 def _enum_key(text: str) -> str:
     upper = text.strip().strip("'\"").upper()
     if upper in _TRUE:

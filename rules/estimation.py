@@ -30,7 +30,10 @@ def with_estimates(
     if measured is not None and gain is not None:
         estimate = anchored(estimate, gain, measured)
     effects = estimator.effects(profile, baseline, recommended)
-    settled = tuple(dataclasses.replace(s, effect=effects.get(s.name)) for s in settings)
+    settled = tuple(
+        s if s.name not in effects else dataclasses.replace(s, effect=effects[s.name])
+        for s in settings
+    )
     return Estimates(estimate, current, gain, measured), settled
 
 
