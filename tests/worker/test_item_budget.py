@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
-from advisor.models import Batch, BatchItem
+from advisor.models import Batch
 from tests.advisor.batches.test_time_budget import fleet
 from tests.worker.conftest import Processes, wait_for
-from tests.worker.test_worker_killed import send_start
+from tests.worker.test_worker_killed import record_batch, send_start
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_slow_host_fails_alone_in_a_prefork_worker(processes: Processes, shared_redis_url: str):
-    owner = get_user_model().objects.create(username="budget")
-    hosts = fleet()
-    batch = Batch.objects.create(owner=owner, total=len(hosts))
-    BatchItem.objects.bulk_create(
-        BatchItem(batch=batch, position=i, name=f"h{i}", profile=p) for i, p in enumerate(hosts)
-    )
+    batch = record_batch(0, fleet())
     worker = processes.worker(shared_redis_url, "budget", env={"BATCH_ITEM_SECONDS": "0.1"})
     send_start(shared_redis_url, batch)
     wait_for(

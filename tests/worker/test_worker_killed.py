@@ -14,12 +14,14 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 HOSTS = 2500
 
 
-def record_batch(count: int) -> Batch:
-    """Rows only, as `batch_create` commits them before anything is queued."""
+def record_batch(count: int, profiles: list[dict[str, object]] | None = None) -> Batch:
+    """Rows only, as `batch_create` commits them before anything is queued; `count` distinct
+    hosts, or the `profiles` given."""
+    hosts = profiles if profiles is not None else [_host(i) for i in range(count)]
     owner = get_user_model().objects.create(username="fleet")
-    batch = Batch.objects.create(owner=owner, total=count)
+    batch = Batch.objects.create(owner=owner, total=len(hosts))
     BatchItem.objects.bulk_create(
-        (BatchItem(batch=batch, position=i, name=f"h{i}", profile=_host(i)) for i in range(count)),
+        (BatchItem(batch=batch, position=i, name=f"h{i}", profile=p) for i, p in enumerate(hosts)),
         batch_size=2000,
     )
     return batch
