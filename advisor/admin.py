@@ -1,31 +1,6 @@
-from django.contrib import admin
-from django.http import HttpRequest
+"""The admin site's models, registered by their features (Django's autodiscovery imports this)."""
 
-from advisor import admin_calibration  # noqa: F401  (registers the calibration admin)
-from advisor.models import Recommendation
+from advisor.calibration_admin import admin as calibration_admin
+from advisor.recommendations import admin as recommendations_admin
 
-
-@admin.register(Recommendation)
-class RecommendationAdmin(admin.ModelAdmin):
-    """Read-only: recommendations are written by the engine, never edited by hand."""
-
-    list_display = ("id", "ruleset_version", "calibration_version", "created_at")
-    list_filter = ("ruleset_version",)
-    search_fields = ("id",)
-    date_hierarchy = "created_at"
-    readonly_fields = (
-        "id",
-        "ruleset_version",
-        "calibration_version",
-        "created_at",
-        "profile",
-        "result",
-    )
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(
-        self, request: HttpRequest, obj: Recommendation | None = None
-    ) -> bool:
-        return False
+__all__ = ("calibration_admin", "recommendations_admin")

@@ -248,7 +248,7 @@ BATCH_STALL_SECONDS = env_int("BATCH_STALL_SECONDS", default=300, min_value=10)
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.TokenAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["advisor.api.content.FastJsonRenderer"],
     "DEFAULT_PARSER_CLASSES": ["advisor.api.content.JsonParser"],
     "DEFAULT_THROTTLE_CLASSES": ["advisor.api.throttling.ClientRateThrottle"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -276,7 +276,9 @@ SPECTACULAR_SETTINGS = {
         "sources, for one host or a fleet. Every 4xx answer has the shape "
         '`{"message": ..., "errors": {"field.path": ["..."]}}`.'
     ),
-    "VERSION": "1",
+    # 2: results cite each source once (rules.render.jsonout.RESULT_FORMAT); 2.1 only adds: an os
+    # item's reason, the /sysctl download and the optional hardware.numa_nodes.
+    "VERSION": "2.1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
@@ -290,7 +292,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "advisor.api.schema.add_components",
+        "advisor.api.openapi.add_components",
     ],
 }
 

@@ -1,15 +1,48 @@
-from django.contrib import admin
-from django.urls import include, path
+"""Every URL: the pages of each feature, the admin, and the REST API v1 for provisioning tools
+(each endpoint from its feature's `api_views`; what no endpoint matches answers the API's 404)."""
 
-from advisor import views
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, include, path, re_path
+from drf_spectacular.views import SpectacularAPIView
+
+from advisor import health
+from advisor.api import views as api
+from advisor.calibration_admin import api_views as measurements
+from advisor.fleet import api_views as batches
+from advisor.recommendations import api_views as recommendations
+from advisor.reference import api_views as reference
+
+R = recommendations
+api_v1: list[URLPattern | URLResolver] = [
+    path("recommendations", R.RecommendationCreateApi.as_view(), name="api-recommendation-create"),
+    path(
+        "recommendations/<str:recommendation_id>",
+        R.RecommendationDetailApi.as_view(),
+        name="api-recommendation-detail",
+    ),
+    path("recommendations/<str:recommendation_id>/mycnf", R.RecommendationMyCnfApi.as_view()),
+    path("recommendations/<str:recommendation_id>/sql", R.RecommendationSqlApi.as_view()),
+    path("recommendations/<str:recommendation_id>/udev", R.RecommendationUdevApi.as_view()),
+    path("recommendations/<str:recommendation_id>/sysctl", R.RecommendationSysctlApi.as_view()),
+    path("batches", batches.BatchCreateApi.as_view(), name="api-batch-create"),
+    path("batches/<uuid:batch_id>", batches.BatchDetailApi.as_view(), name="api-batch-detail"),
+    path("batches/<uuid:batch_id>/archive", batches.BatchArchiveApi.as_view()),
+    path("catalog", reference.CatalogGetApi.as_view(), name="api-catalog"),
+    path("rules", reference.RuleListApi.as_view(), name="api-rules"),
+    path("sources", reference.SourceListApi.as_view(), name="api-sources"),
+    path("measurements", measurements.MeasurementCreateApi.as_view(), name="api-measurements"),
+    path("schema", SpectacularAPIView.as_view(throttle_classes=()), name="api-schema"),
+    path("docs", api.ApiDocsApi.as_view(url_name="api-schema"), name="api-docs"),
+    re_path(r"^.*$", api.ApiNotFoundApi.as_view()),
+]
 
 urlpatterns = [
-    path("healthz", views.healthz, name="healthz"),
+    path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    path("api/v1/", include("advisor.api.urls")),
-    path("calibration/", include("advisor.calibration_ui.urls")),
-    path("batches/", include("advisor.batches_ui.urls")),
-    path("", include("advisor.wizard.urls")),
+    path("api/v1/", include(api_v1)),
+    path("calibration/", include("advisor.calibration_admin.urls")),
+    path("batches/", include("advisor.fleet.urls")),
+    path("", include("advisor.recommendations.wizard.urls")),
 ]
 
 # A database that is down or stuck is a 503, any other uncaught error a 500, in each face's form.

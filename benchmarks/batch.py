@@ -54,7 +54,7 @@ def ensure_database() -> None:
 
 def fleet(count: int) -> list[object]:
     """Distinct machines: every host is computed and stored (no two share a result)."""
-    from advisor.batches import BatchEntry
+    from advisor.fleet.services import BatchEntry
     from tests.rules.profiles import raw_profile
 
     servers = [("mysql", "8.0.36"), ("mysql", "8.4"), ("percona", "8.0.36"), ("mariadb", "10.11")]
@@ -107,7 +107,7 @@ def main() -> int:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from advisor.batches import batch_create
+    from advisor.fleet.services import batch_create
     from advisor.models import Batch, BatchItem
 
     call_command("migrate", verbosity=0)
@@ -132,7 +132,10 @@ def main() -> int:
     once = items.filter(status="done", attempts=1).count()
     print(f"batch of {HOSTS:,} distinct profiles, {WORKERS} worker processes")
     print(f"  recorded and queued in {recorded:.1f} s")
-    print(f"  done in {wall:.1f} s wall time: {HOSTS / wall:,.0f} profiles/s (aim: under 60 s)")
+    print(
+        f"  done in {wall:.1f} s wall time: {HOSTS / wall:,.0f} profiles/s"
+        " (target for 10,000 on two workers: under 10 s)"
+    )
     print(f"  items done exactly once: {once:,} of {HOSTS:,}")
     return 0 if once == HOSTS else 1
 

@@ -2,6 +2,7 @@
 
 import json
 import os
+import time
 from functools import lru_cache
 from pathlib import Path
 
@@ -9,6 +10,9 @@ from calibration.calibrate import Calibration
 
 ARTIFACT_DIR = Path(__file__).resolve().parent / "artifacts"
 PREFIX = "calibration-"
+# Another process's new artifact is seen within this long; a request does not list the folder.
+RECHECK_SECONDS = 1.0
+_last_look: dict[Path, tuple[float, tuple[Path, int] | None]] = {}  # folder -> (when, newest)
 
 
 def artifact_dir() -> Path:
@@ -25,6 +29,7 @@ def save(calibration: Calibration, directory: Path | None = None) -> Path:
         json.dumps(calibration.to_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )
     temporary.replace(path)
+    _last_look.pop(folder, None)  # this process sees its own new artifact at once
     return path
 
 
@@ -40,11 +45,18 @@ def load(path: Path) -> Calibration:
 
 
 def load_latest(directory: Path | None = None) -> Calibration | None:
-    """The newest artifact, parsed once per file version (path and modification time)."""
-    path = latest_path(directory)
-    if path is None:
+    """The newest artifact, parsed once per file version (path and modification time); the
+    folder is looked at most once per RECHECK_SECONDS, not on every request."""
+    folder = directory or artifact_dir()
+    now = time.monotonic()
+    seen = _last_look.get(folder)
+    if seen is None or now - seen[0] >= RECHECK_SECONDS:
+        path = latest_path(folder)
+        version = None if path is None else (path, path.stat().st_mtime_ns)
+        _last_look[folder] = seen = (now, version)
+    if seen[1] is None:
         return None
-    return _load_cached(path, path.stat().st_mtime_ns)
+    return _load_cached(*seen[1])
 
 
 @lru_cache(maxsize=4)

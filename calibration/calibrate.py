@@ -7,38 +7,18 @@ from typing import Any
 import numpy as np
 
 from calibration.features import KINDS, Corrections, as_arrays, situation_of_point
-from calibration.fit import (
+from calibration.fit import RIDGE, Fit, fit_points
+from calibration.interval import (
     INTERVAL,
-    RIDGE,
-    Fit,
-    conformal_bounds,
-    fit_points,
-    source_weights_equal,
+    OWN_RATIO_MIN_SOURCES,
+    bounds_by_group,
+    interval_group,
+    symmetric_bounds,
 )
 from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
 from calibration.pairs import Pair, pair_summary, setting_pairs
 from calibration.points import Point, used_points
 from calibration.submissions import FioSample, device_corrections
-
-# Kinds with at least this many points get their own interval (Mondrian conformal); the rest
-# share one built from all residuals.
-OWN_INTERVAL_MIN_POINTS = 25
-# Normalised conformal: a point whose source left model inputs to be guessed carries that
-# guesswork in its residual, so its residual is divided by 1 + 0.25 per guessed field (at most
-# four) before the quantiles are taken, and an estimate made with guessed inputs is widened by
-# the same factor. A user's profile states every input, factor 1. The 0.25 was set before its
-# effect on the scores was looked at (advisor-engineering-judgement).
-GUESS_WIDENING = 0.25
-GUESS_CAP = 4
-
-
-# A kind gets its own ratio interval when pairs of it come from at least this many sources.
-OWN_RATIO_MIN_SOURCES = 3
-
-
-def difficulty(guessed_fields: int) -> float:
-    return 1.0 + GUESS_WIDENING * min(guessed_fields, GUESS_CAP)
-
 
 DOMAIN_COLUMNS = ("read_iops", "write_iops", "pool_to_data", "cores", "concurrency")
 
@@ -91,10 +71,6 @@ class Calibration:
         )
 
 
-def interval_group(kind: str, counts: dict[str, int]) -> str:
-    return kind if counts.get(kind, 0) >= OWN_INTERVAL_MIN_POINTS else "pooled"
-
-
 def run_calibration(
     points: Sequence[Point], *, version: str, fio_samples: Sequence[FioSample] = ()
 ) -> Calibration:
@@ -104,9 +80,8 @@ def run_calibration(
     fit = fit_points(used, corrections)
     counts = {kind: sum(p.kind == kind for p in used) for kind in KINDS}
     groups = [interval_group(p.kind, counts) for p in used]
-    scale = np.array([difficulty(len(p.assumed_fields)) for p in used])
-    bounds = _bounds(fit.residuals / scale, groups, fit.sources)
-    covered, lows, highs = _loso_coverage(fit, groups, scale)
+    bounds = bounds_by_group(fit.residuals, groups, fit.sources)
+    covered, lows, highs = _loso_coverage(fit, groups)
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
     ratio_bounds = _ratio_bounds(pairs, used)
@@ -134,7 +109,6 @@ def run_calibration(
         "median_width_ratio": round(float(np.median(widths)), 2),
         "median_abs_log_error": round(float(np.median(np.abs(fit.residuals))), 3),
         "ridge": RIDGE,
-        "guess_widening": GUESS_WIDENING,
         "bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in bounds.items()},
         "pairs": {
             **pair_summary(pairs),
@@ -157,36 +131,15 @@ def run_calibration(
     )
 
 
-def _bounds(
-    residuals: np.ndarray, groups: list[str], sources: Sequence[str]
-) -> dict[str, tuple[float, float]]:
-    names = np.array(groups)
-    weights = source_weights_equal(list(sources))
-    bounds = {"pooled": conformal_bounds(residuals, weights=weights)}
-    for group in set(groups) - {"pooled"}:
-        mask = names == group
-        bounds[group] = conformal_bounds(
-            residuals[mask],
-            weights=source_weights_equal(
-                [s for s, keep in zip(sources, mask, strict=True) if keep]
-            ),
-        )
-    return bounds
-
-
-def _loso_coverage(
-    fit: Fit, groups: list[str], scale: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _loso_coverage(fit: Fit, groups: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each source scored against intervals built from the other sources' residuals only."""
     sources, names = np.array(fit.sources), np.array(groups)
-    normalised = fit.residuals / scale
     lows, highs = np.empty(len(groups)), np.empty(len(groups))
     for source in dict.fromkeys(fit.sources):
         held = sources == source
-        others = _bounds(normalised[~held], list(names[~held]), list(sources[~held]))
+        others = bounds_by_group(fit.residuals[~held], list(names[~held]), list(sources[~held]))
         for i in np.flatnonzero(held):
-            low, high = others.get(groups[i], others["pooled"])
-            lows[i], highs[i] = low * scale[i], high * scale[i]
+            lows[i], highs[i] = others.get(groups[i], others["pooled"])
     covered = (fit.residuals >= lows) & (fit.residuals <= highs)
     return covered, lows, highs
 
@@ -199,23 +152,17 @@ def _ratio_bounds(pairs: Sequence[Pair], points: Sequence[Point]) -> dict[str, t
     count and the interval is symmetric.
     """
     point_of = {p.id: p for p in points}
-    bounds = {"pooled": _symmetric_bounds(pairs, point_of)}
+
+    def bounds_of(chosen: Sequence[Pair]) -> tuple[float, float]:
+        errors = np.array([p.published_log_ratio - p.estimated_log_ratio for p in chosen])
+        return symmetric_bounds(errors, [point_of[p.first].source for p in chosen])
+
+    bounds = {"pooled": bounds_of(pairs)}
     for kind in KINDS:
         own = [p for p in pairs if point_of[p.first].kind == kind]
         if len({point_of[p.first].source for p in own}) >= OWN_RATIO_MIN_SOURCES:
-            bounds[kind] = _symmetric_bounds(own, point_of)
+            bounds[kind] = bounds_of(own)
     return bounds
-
-
-def _symmetric_bounds(pairs: Sequence[Pair], point_of: dict[str, Point]) -> tuple[float, float]:
-    if not pairs:
-        return (-0.405, 0.405)  # no pairs: x1.5 either way (advisor-engineering-judgement)
-    errors = np.array([p.published_log_ratio - p.estimated_log_ratio for p in pairs])
-    sources = [point_of[p.first].source for p in pairs]
-    low, high = conformal_bounds(
-        np.concatenate([errors, -errors]), weights=source_weights_equal(sources + sources)
-    )
-    return (min(low, 0.0), max(high, 0.0))
 
 
 def era_of(year: int) -> str:

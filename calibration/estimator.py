@@ -5,29 +5,34 @@ from functools import cached_property
 
 import numpy as np
 
-from calibration.calibrate import Calibration, difficulty, interval_group
+from calibration.calibrate import Calibration
 from calibration.features import (
     MODELLED_SETTINGS,
+    UNMODELLED_WHY,
     ConfigValue,
     Situation,
+    arrays_of_profile,
     as_arrays,
-    situation_of_profile,
 )
-from calibration.fit import INTERVAL
-from calibration.model import REFERENCE_YEAR, predict_log, predict_with_bottleneck
+from calibration.interval import (
+    INTERVAL,
+    interval_group,
+    widened,
+)
+from calibration.model import REFERENCE_YEAR, predict_rows, predict_with_bottleneck
 from calibration.points import UNITS
+from rules.estimator_interface import Assessment
 from rules.profile import Profile
 from rules.result import Effect, Estimate
 
-# Outside the data's range the model extrapolates; widen the interval by half
-# (advisor-engineering-judgement) and say so with in_domain=False.
-OUT_OF_DOMAIN_WIDENING = 1.5
 DOMAIN_TOLERANCE = 1.25  # a feature within 25% beyond the data's range still counts as inside
 EFFECT_PERCENTILES = (10.0, 90.0)  # spread of one setting's effect across the refits
+LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
+NO_TERM = "the model has no term for this setting"
 
 
 class CalibratedEstimator:
-    """Implements rules.estimator.Estimator from a fitted Calibration."""
+    """Implements rules.estimator_interface.Estimator from a fitted Calibration."""
 
     def __init__(self, calibration: Calibration, *, year: int = REFERENCE_YEAR) -> None:
         self._calibration = calibration
@@ -49,36 +54,61 @@ class CalibratedEstimator:
             counts[row["kind"]] = counts.get(row["kind"], 0) + 1
         return counts
 
+    @cached_property
+    def _all_params(self) -> np.ndarray:
+        """The fitted vector first, then the leave-one-source-out refits: one model pass
+        gives the estimates (first row) and the spread of each effect (the others)."""
+        return np.vstack([self._params, self._refits])
+
+    def assess(
+        self,
+        profile: Profile,
+        baseline: Mapping[str, ConfigValue],
+        recommended: Mapping[str, ConfigValue],
+        *,
+        compare: bool,
+    ) -> Assessment:
+        """The estimates, the gain and every effect from one pass over the model.
+
+        A modelled setting whose value is the baseline's has no effect to compute: 0%."""
+        modelled = [name for name in recommended if name in MODELLED_SETTINGS]
+        names = [name for name in modelled if not _same(recommended[name], baseline.get(name))]
+        configs = [dict(baseline), {**baseline, **recommended}]
+        configs += [{**baseline, name: recommended[name]} for name in names]
+        x = arrays_of_profile(
+            profile, configs, year=self._year, corrections=self._calibration.device_corrections
+        )
+        logs, binding = predict_rows(self._all_params, x)
+        kind = profile.workload.kind.value
+        inside = [self._in_domain(kind, x, i) for i in (0, 1)]
+        current = self._interval(kind, float(logs[0, 0]), binding[0], inside[0])
+        gain = self._gain(kind, float(logs[0, 1] - logs[0, 0]), binding[1], inside[1])
+        ratios = np.exp(logs[1:, 2:] - logs[1:, :1]) - 1  # refits x settings
+        low, high = _percentiles(ratios) * 100
+        effects = {name: Effect(low_pct=0.0, high_pct=0.0) for name in modelled}
+        effects |= {
+            name: Effect(
+                low_pct=round(float(lo), 1),
+                high_pct=round(float(hi), 1),
+                why=_why_large(hi, binding[0], binding[2 + i]),
+            )
+            for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True))
+        }
+        return Assessment(
+            recommended=self._interval(kind, float(logs[0, 1]), binding[1], inside[1]),
+            current=current if compare else None,
+            gain=gain if compare else None,
+            effects=effects,
+            not_estimated={
+                name: UNMODELLED_WHY.get(name, NO_TERM)
+                for name in recommended
+                if name not in effects
+            },
+        )
+
     def estimate(self, profile: Profile, config: Mapping[str, ConfigValue]) -> Estimate:
-        situation = situation_of_profile(
-            profile, config, year=self._year, corrections=self._calibration.device_corrections
-        )
-        return self.estimate_situation(situation)
-
-    def estimate_situation(self, situation: Situation, *, guessed_fields: int = 0) -> Estimate:
-        """The interval for one machine and configuration already in the model's terms.
-
-        `guessed_fields` widens it for a published machine whose source left inputs unstated.
-        """
-        x = as_arrays([situation])
-        logs, binding = predict_with_bottleneck(self._params, x)
-        centre = float(logs[0])
-        kind = situation.kind
-        bounds = self._calibration.bounds
-        low, high = bounds.get(interval_group(kind, self._group_counts), bounds["pooled"])
-        low, high = low * difficulty(guessed_fields), high * difficulty(guessed_fields)
-        inside = self._in_domain(kind, x)
-        if not inside:
-            middle, half = (low + high) / 2, (high - low) / 2 * OUT_OF_DOMAIN_WIDENING
-            low, high = middle - half, middle + half  # wider around the same middle
-        return Estimate(
-            unit=UNITS[kind],
-            low=_round(np.exp(centre + low)),
-            high=_round(np.exp(centre + high)),
-            interval=INTERVAL,
-            bottleneck=binding[0],
-            in_domain=inside,
-        )
+        """The 80% interval of one configuration's throughput."""
+        return self.assess(profile, config, {}, compare=False).recommended
 
     def gain(
         self,
@@ -86,35 +116,10 @@ class CalibratedEstimator:
         baseline: Mapping[str, ConfigValue],
         changes: Mapping[str, ConfigValue],
     ) -> Estimate:
-        """The ratio of the changed configuration's throughput over the baseline's, unit "x".
-
-        Its interval comes from how far the held-out model's ratios sat from the published ones
-        between two configurations of one machine (calibration.pairs), not from the two
-        estimates' own intervals: what one machine does that the model does not know (its
-        exact disks, its binaries) cancels out of a ratio.
-        """
-        corrections = self._calibration.device_corrections
-        x = as_arrays(
-            [
-                situation_of_profile(profile, config, year=self._year, corrections=corrections)
-                for config in (baseline, {**baseline, **changes})
-            ]
-        )
-        logs, binding = predict_with_bottleneck(self._params, x)
-        centre = float(logs[1] - logs[0])
-        ratios = self._calibration.ratio_bounds
-        low, high = ratios.get(profile.workload.kind.value, ratios["pooled"])
-        inside = self._in_domain(profile.workload.kind.value, {c: v[1:] for c, v in x.items()})
-        if not inside:
-            low, high = low * OUT_OF_DOMAIN_WIDENING, high * OUT_OF_DOMAIN_WIDENING
-        return Estimate(
-            unit="x",
-            low=_round(np.exp(centre + low)),
-            high=_round(np.exp(centre + high)),
-            interval=INTERVAL,
-            bottleneck=binding[1],
-            in_domain=inside,
-        )
+        """The ratio of the changed configuration's throughput over the baseline's, unit "x"."""
+        gain = self.assess(profile, baseline, changes, compare=True).gain
+        assert gain is not None
+        return gain
 
     def effects(
         self,
@@ -122,39 +127,94 @@ class CalibratedEstimator:
         baseline: Mapping[str, ConfigValue],
         changes: Mapping[str, ConfigValue],
     ) -> dict[str, Effect]:
-        """Throughput change of each setting alone, from `baseline`, across the refits.
+        """Throughput change of each modelled setting alone, from `baseline`, across the refits.
 
         Settings the model has no term for are left out: their effect is unknown, not zero.
         """
-        names = [name for name in changes if name in MODELLED_SETTINGS]
-        if not names:
-            return {}
-        configs = [dict(baseline)] + [{**baseline, name: changes[name]} for name in names]
-        corrections = self._calibration.device_corrections
-        x = as_arrays(
-            [
-                situation_of_profile(profile, c, year=self._year, corrections=corrections)
-                for c in configs
-            ]
-        )
-        logs = predict_log(self._refits, x)  # one row per refit
-        ratios = np.exp(logs[:, 1:] - logs[:, :1]) - 1
-        low, high = np.percentile(ratios, EFFECT_PERCENTILES, axis=0) * 100
-        return {
-            name: Effect(low_pct=round(float(lo), 1), high_pct=round(float(hi), 1))
-            for name, lo, hi in zip(names, low, high, strict=True)
-        }
+        return self.assess(profile, baseline, changes, compare=False).effects
 
-    def _in_domain(self, kind: str, x: Mapping[str, np.ndarray]) -> bool:
+    def estimate_situation(self, situation: Situation) -> Estimate:
+        """The interval for one machine and configuration already in the model's terms."""
+        x = as_arrays([situation])
+        logs, binding = predict_with_bottleneck(self._params, x)
+        return self._interval(
+            situation.kind,
+            float(logs[0]),
+            binding[0],
+            self._in_domain(situation.kind, x, 0),
+        )
+
+    def _interval(self, kind: str, centre: float, bottleneck: str, inside: bool) -> Estimate:
+        bounds = self._calibration.bounds
+        low, high = bounds.get(interval_group(kind, self._group_counts), bounds["pooled"])
+        if not inside:
+            low, high = widened(low, high)
+        return Estimate(
+            unit=UNITS[kind],
+            low=_round(np.exp(centre + low)),
+            high=_round(np.exp(centre + high)),
+            interval=INTERVAL,
+            bottleneck=bottleneck,
+            in_domain=inside,
+        )
+
+    def _gain(self, kind: str, centre: float, bottleneck: str, inside: bool) -> Estimate:
+        """The ratio interval comes from how far the held-out model's ratios sat from the
+        published ones between two configurations of one machine (calibration.pairs), not from
+        the two estimates' own intervals: what one machine does that the model does not know
+        (its exact disks, its binaries) cancels out of a ratio."""
+        ratios = self._calibration.ratio_bounds
+        low, high = ratios.get(kind, ratios["pooled"])
+        if not inside:
+            low, high = widened(low, high)
+        return Estimate(
+            unit="x",
+            low=_round(np.exp(centre + low)),
+            high=_round(np.exp(centre + high)),
+            interval=INTERVAL,
+            bottleneck=bottleneck,
+            in_domain=inside,
+        )
+
+    def _in_domain(self, kind: str, x: Mapping[str, np.ndarray], row: int) -> bool:
         ranges = self._calibration.domain.get(kind)
         if ranges is None:
             return False
-        values = {c: float(x[c][0]) for c in ranges}
+        values = {c: float(x[c][row]) for c in ranges}
         values["pool_to_data"] = min(values["pool_to_data"], 1.0)  # past 1 the data just fits
         return all(
             low / DOMAIN_TOLERANCE <= values[c] <= high * DOMAIN_TOLERANCE
             for c, (low, high) in ranges.items()
         )
+
+
+def _same(value: ConfigValue, other: ConfigValue | None) -> bool:
+    """One value in two spellings (8589934592 and 8589934592.0, "ON" and "on")."""
+    if other is None:
+        return False
+    if isinstance(value, str) or isinstance(other, str):
+        return str(value).strip().lower() == str(other).strip().lower()
+    return float(value) == float(other)
+
+
+def _percentiles(ratios: np.ndarray) -> np.ndarray:
+    """EFFECT_PERCENTILES of each column, interpolated as numpy's default does; numpy's own
+    percentile costs more than the whole model pass on a few dozen rows."""
+    ranked = np.sort(ratios, axis=0)
+    positions = np.array(EFFECT_PERCENTILES) / 100 * (len(ranked) - 1)
+    below = np.floor(positions).astype(int)
+    above = np.minimum(below + 1, len(ranked) - 1)
+    share = (positions - below)[:, np.newaxis]
+    return np.asarray(ranked[below] * (1 - share) + ranked[above] * share)
+
+
+def _why_large(high_pct: float, before: str, after: str) -> str:
+    """A gain beyond LARGE_EFFECT_PCT only comes from a bottleneck giving way: name it."""
+    if high_pct <= LARGE_EFFECT_PCT:
+        return ""
+    if before == after:
+        return f"the binding capacity is {before} before and after, each unit costing it far less"
+    return f"the binding capacity is {before} before; with this value alone it becomes {after}"
 
 
 def _round(value: float) -> float:

@@ -6,19 +6,22 @@ a user's machine are described by the same device facts.
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from calibration.benchmarks import ACCESS_CODES, BENCHMARKS, SPECIAL_DISTRIBUTION_UNTIL_YEAR
 from calibration.points import Point
+from rules.catalog import catalog_for
 from rules.currentvalues import is_off
 from rules.devices import FLASH_READ_LATENCY_S
 from rules.enums import ControllerCache, FlashClass, Flavor, Media, RaidLevel, WorkloadKind
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability
-from rules.units import GIB
+from rules.units import GIB, MIB
+from rules.version import ServerVersion
 
 KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
 FloatArray = npt.NDArray[np.float64]
@@ -39,6 +42,11 @@ DEFAULT_MAX_DIRTY_PCT = 90.0
 MODELLED_SETTINGS = frozenset(
     {
         "innodb_buffer_pool_size",
+        "innodb_io_capacity",
+        "innodb_io_capacity_max",
+        "innodb_redo_log_capacity",
+        "innodb_log_file_size",
+        "innodb_log_files_in_group",
         "innodb_read_ahead_threshold",
         "innodb_random_read_ahead",
         "innodb_flush_log_at_trx_commit",
@@ -50,21 +58,29 @@ MODELLED_SETTINGS = frozenset(
     }
 )
 # Why a recommended setting has no estimated effect: the model has no term for it yet.
-_NO_FLUSHING_TERM = (
-    "the model has no term yet for background flushing, which this setting paces; too few "
-    "published pairs vary it alone to fit one"
-)
 UNMODELLED_WHY: dict[str, str] = {
-    "innodb_io_capacity": _NO_FLUSHING_TERM,
-    "innodb_io_capacity_max": _NO_FLUSHING_TERM,
-    "innodb_max_dirty_pages_pct_lwm": _NO_FLUSHING_TERM,
-    "innodb_flush_neighbors": _NO_FLUSHING_TERM,
-    "innodb_redo_log_capacity": "the model has no checkpoint-pressure term yet for the redo size",
-    "innodb_log_file_size": "the model has no checkpoint-pressure term yet for the redo size",
+    "innodb_max_dirty_pages_pct_lwm": "the model bounds the checkpoint by the dirty-page "
+    "limit and the redo size, not by how early the page cleaner starts; too few published "
+    "pairs vary the low-water mark alone to fit a term",
+    "innodb_flush_neighbors": "the model counts page writes, not whether neighbours are "
+    "merged into them; too few published pairs vary it alone to fit a term",
     "innodb_read_io_threads": "no published result we use shows an effect of the IO thread "
     "count with Linux native AIO",
     "innodb_write_io_threads": "no published result we use shows an effect of the IO thread "
     "count with Linux native AIO",
+    "innodb_buffer_pool_instances": "more instances ease contention on the pool's mutexes, a "
+    "CPU effect; one published run varies it (one instance cost 25% of an insert benchmark's "
+    "rate, callaghan-2020-ibench-nuc-innodb-configs), too few to fit a term",
+    "innodb_page_cleaners": "cleaner threads pace how pages are written, not how many; no "
+    "published pair we use varies them alone",
+    "innodb_lru_scan_depth": "it paces the cleaners' LRU scan, not how many pages are written; "
+    "one published run varies it (callaghan-2020-ibench-nuc-innodb-configs), too few to fit",
+    "innodb_log_buffer_size": "the model counts redo syncs, not how often a large transaction "
+    "fills the log buffer; no published pair we use varies it",
+    "innodb_log_writer_threads": "dedicated log writer threads change CPU spent on the redo "
+    "path at high concurrency; no published pair we use varies them alone",
+    "innodb_use_fdatasync": "fdatasync skips file metadata the model does not count; no "
+    "published pair we use varies it",
 }
 READ_AHEAD_KINDS = frozenset({"oltp", "read_write", "update_heavy", "read_mostly"})
 
@@ -89,6 +105,10 @@ class Situation:
     doublewrite: bool = True  # every page write also goes through the doublewrite buffer
     binlog: bool = False  # the binary log is written (row events cost CPU)
     binlog_sync: bool = False  # sync_binlog=1: each commit group also syncs the binary log
+    data_gb: float = 1.0
+    redo_mb: float = math.inf  # total redo; inf: not stated (a run sized so it never throttles)
+    io_capacity_max: float = math.inf  # checkpoint flushing's cap, pages/s; inf: not stated
+    change_buffer: bool = True  # secondary-index changes are buffered, not read by the client
 
 
 Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
@@ -105,7 +125,7 @@ def situation_of_point(point: Point, corrections: Corrections | None = None) -> 
         point.measured_read_iops,
         point.measured_write_iops,
     )
-    return _situation(
+    situation = _situation(
         kind=point.kind,
         storage=storage,
         bp_gb=point.bp_gb,
@@ -124,7 +144,13 @@ def situation_of_point(point: Point, corrections: Corrections | None = None) -> 
         doublewrite=point.doublewrite != "off",
         binlog=point.binlog in ("on", "sync"),
         binlog_sync=point.binlog == "sync",
+        redo_mb=point.log_mb or math.inf,
+        io_capacity_max=point.io_capacity_max or math.inf,
+        change_buffer=point.change_buffer,
     )
+    if point.read_latency_ms is not None:
+        situation = replace(situation, read_latency_s=point.read_latency_ms / 1000.0)
+    return situation
 
 
 def situation_of_profile(
@@ -134,10 +160,11 @@ def situation_of_profile(
     year: int,
     corrections: Corrections | None = None,
 ) -> Situation:
-    """A user's machine under `config` (recommended or current values, by variable name)."""
+    """A user's machine under `config` (recommended or current values, by variable name; the
+    release's defaults for the rest)."""
+    config = with_server_defaults(profile, config)
     storage = profile.hardware.storage
     pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
-    threshold = int(float(config.get("innodb_read_ahead_threshold", 56)))
     return _situation(
         kind=profile.workload.kind.value,
         storage=storage,
@@ -148,8 +175,8 @@ def situation_of_profile(
         trx_commit=int(float(config.get("innodb_flush_log_at_trx_commit", 1))),
         flush_method=str(config.get("innodb_flush_method", "O_DIRECT")),
         dirty_pct=float(config.get("innodb_max_dirty_pages_pct", DEFAULT_MAX_DIRTY_PCT)),
-        read_ahead_on=threshold < 64 or str(config.get("innodb_random_read_ahead")) == "ON",
-        scheduler=str(config.get("io_scheduler", "")),
+        read_ahead_on=_read_ahead_on(config),
+        scheduler=_scheduler(config),
         year=year,
         volatile_cache=False,
         corrections=corrections or {},
@@ -157,7 +184,152 @@ def situation_of_profile(
         doublewrite=not is_off(config.get("innodb_doublewrite", "ON")),
         binlog=binlog_on_by_default(profile),
         binlog_sync=binlog_on_by_default(profile) and str(config.get("sync_binlog", 0)) == "1",
+        redo_mb=redo_mb_of(profile, config),
+        io_capacity_max=io_capacity_max_of(config),
+        change_buffer=change_buffer_of(config),
     )
+
+
+def change_buffer_of(config: Mapping[str, ConfigValue]) -> bool:
+    """Whether secondary-index changes are buffered, from innodb_change_buffering with the
+    release's defaults filled in (none since MySQL 8.4, mysql-manual-8-4-defaults; the variable
+    is gone in MariaDB 11.0, where the catalog has no default and nothing is buffered)."""
+    value = config.get("innodb_change_buffering")
+    return value is not None and str(value).strip().lower() not in ("none", "0")
+
+
+# The server variables the model reads; a configuration that leaves one out runs the release's
+# compiled default, taken from the variable catalog (rules/data/variables.json).
+SERVER_VARIABLES = (
+    "innodb_buffer_pool_size",
+    "innodb_flush_log_at_trx_commit",
+    "innodb_flush_method",
+    "innodb_max_dirty_pages_pct",
+    "innodb_read_ahead_threshold",
+    "innodb_random_read_ahead",
+    "innodb_doublewrite",
+    "sync_binlog",
+    "innodb_io_capacity",
+    "innodb_io_capacity_max",
+    "innodb_redo_log_capacity",
+    "innodb_log_file_size",
+    "innodb_log_files_in_group",
+    "innodb_change_buffering",
+)
+
+
+def with_server_defaults(
+    profile: Profile, config: Mapping[str, ConfigValue]
+) -> dict[str, ConfigValue]:
+    """`config` over the release's compiled defaults of every variable the model reads.
+
+    A configuration that sizes the redo by its old file variables, on a release that sizes it
+    by innodb_redo_log_capacity, runs with those files (the server reads them when the capacity
+    is unset: mysql-manual-redo-log), so the default capacity is left out then."""
+    defaults = _server_defaults(profile.server.flavor, profile.server.version)
+    legacy = "innodb_log_file_size" in config or "innodb_log_files_in_group" in config
+    if legacy and "innodb_redo_log_capacity" not in config:
+        defaults = {k: v for k, v in defaults.items() if k != "innodb_redo_log_capacity"}
+    return {**defaults, **config}
+
+
+@lru_cache(maxsize=256)
+def _server_defaults(flavor: Flavor, version: ServerVersion) -> dict[str, ConfigValue]:
+    catalog = catalog_for(flavor, version)
+    defaults = {name: catalog.default(name) for name in SERVER_VARIABLES}
+    if defaults["innodb_redo_log_capacity"] is not None:
+        # 8.0.30+ sizes the redo by capacity; the old file variables are then ignored.
+        defaults["innodb_log_file_size"] = None
+    return {name: value for name, value in defaults.items() if value is not None}
+
+
+def arrays_of_profile(
+    profile: Profile,
+    configs: Sequence[Mapping[str, ConfigValue]],
+    *,
+    year: int,
+    corrections: Corrections | None = None,
+) -> dict[str, FloatArray]:
+    """as_arrays of situation_of_profile for each config, without building each Situation:
+    the machine's part is worked out once and only the settings vary (the engine asks for a
+    dozen configurations per result)."""
+    machine = situation_of_profile(profile, {}, year=year, corrections=corrections)
+    storage = profile.hardware.storage
+    flash_no_fsync = storage.media is not Media.HDD and not storage.has_protected_write_cache
+    layout = _layout(storage)
+    kind = machine.kind
+    binlog = machine.binlog
+    varying: dict[str, list[float]] = {name: [] for name in _CONFIG_COLUMNS}
+    for config in (with_server_defaults(profile, c) for c in configs):
+        pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
+        no_fsync = str(config.get("innodb_flush_method", "")).upper() == "O_DIRECT_NO_FSYNC"
+        varying["write_iops"].append(
+            machine.write_iops * (NO_FSYNC_WRITE_FACTOR if no_fsync and flash_no_fsync else 1.0)
+        )
+        varying["pool_to_data"].append(pool / machine.data_gb)
+        trx_commit = int(float(config.get("innodb_flush_log_at_trx_commit", 1)))
+        varying["commit_syncs"].append(float(trx_commit == 1))
+        varying["io_factor"].append(
+            _io_factor(storage, layout, kind, _read_ahead_on(config), _scheduler(config))
+        )
+        dirty = float(config.get("innodb_max_dirty_pages_pct", DEFAULT_MAX_DIRTY_PCT))
+        varying["dirty_pct"].append(dirty or DEFAULT_MAX_DIRTY_PCT)
+        varying["doublewrite"].append(float(not is_off(config.get("innodb_doublewrite", "ON"))))
+        varying["binlog_sync"].append(float(binlog and str(config.get("sync_binlog", 0)) == "1"))
+        varying["redo_mb"].append(redo_mb_of(profile, config))
+        varying["io_capacity_max"].append(io_capacity_max_of(config))
+        varying["change_buffer"].append(float(change_buffer_of(config)))
+    columns = as_arrays([machine])
+    count = len(configs)
+    arrays = {name: np.repeat(column, count) for name, column in columns.items()}
+    arrays.update({name: np.array(values, dtype=np.float64) for name, values in varying.items()})
+    return arrays
+
+
+_CONFIG_COLUMNS = (
+    "write_iops",
+    "pool_to_data",
+    "commit_syncs",
+    "io_factor",
+    "dirty_pct",
+    "doublewrite",
+    "binlog_sync",
+    "redo_mb",
+    "io_capacity_max",
+    "change_buffer",
+)
+
+
+def _read_ahead_on(config: Mapping[str, ConfigValue]) -> bool:
+    threshold = int(float(config.get("innodb_read_ahead_threshold", 56)))
+    return threshold < 64 or str(config.get("innodb_random_read_ahead")) == "ON"
+
+
+def _scheduler(config: Mapping[str, ConfigValue]) -> str:
+    return str(config.get("io_scheduler", ""))
+
+
+def redo_mb_of(profile: Profile, config: Mapping[str, ConfigValue]) -> float:
+    """Total redo under `config`: innodb_redo_log_capacity (MySQL 8.0.30+), else the file size
+    times the files in the group (two by default on MySQL and before MariaDB 10.5, one since:
+    mariadb-docs-log-file-size); unknown when neither is set."""
+    if "innodb_redo_log_capacity" in config:
+        return float(config["innodb_redo_log_capacity"]) / MIB
+    if "innodb_log_file_size" not in config:
+        return math.inf
+    server = profile.server
+    single = server.flavor is Flavor.MARIADB and server.version.key() >= (10, 5, 0)
+    files = float(config.get("innodb_log_files_in_group", 1 if single else 2))
+    return float(config["innodb_log_file_size"]) * files / MIB
+
+
+def io_capacity_max_of(config: Mapping[str, ConfigValue]) -> float:
+    """innodb_io_capacity_max as set, else its default: twice innodb_io_capacity, at least
+    2000 (mysql-manual-io-capacity)."""
+    if "innodb_io_capacity_max" in config:
+        return float(config["innodb_io_capacity_max"])
+    io_capacity = float(config.get("innodb_io_capacity", 200))
+    return max(2000.0, 2.0 * io_capacity)
 
 
 def binlog_on_by_default(profile: Profile) -> bool:
@@ -195,9 +367,12 @@ def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
             "dirty_pct",
             "year",
             "read_latency_s",
+            "data_gb",
+            "redo_mb",
+            "io_capacity_max",
         )
     }
-    for flag in ("commit_syncs", "access", "doublewrite", "binlog", "binlog_sync"):
+    for flag in ("commit_syncs", "access", "doublewrite", "binlog", "binlog_sync", "change_buffer"):
         columns[flag] = np.array([getattr(s, flag) for s in situations], dtype=np.float64)
     columns["kind"] = np.array([KINDS.index(s.kind) for s in situations], dtype=np.float64)
     return columns
@@ -245,6 +420,9 @@ def _situation(
     doublewrite: bool,
     binlog: bool,
     binlog_sync: bool,
+    redo_mb: float,
+    io_capacity_max: float,
+    change_buffer: bool = True,
 ) -> Situation:
     capability = array_capability(storage)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
@@ -254,24 +432,14 @@ def _situation(
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
     if no_fsync and storage.media is not Media.HDD and not storage.has_protected_write_cache:
         write_iops *= NO_FSYNC_WRITE_FACTOR  # measured on flash; a disk's seek dwarfs the fsync
-    layout = (
-        "single"
-        if storage.device_count == 1 and storage.media is Media.HDD
-        else "array"
-        if storage.media is Media.HDD
-        else "flash"
-    )
-    io_factor = (
-        SCHEDULER_IO_FACTOR.get(scheduler.split(" ")[0], 1.0) if storage.media is Media.HDD else 1.0
-    )
-    if read_ahead_on and kind in READ_AHEAD_KINDS:
-        io_factor *= READ_AHEAD_ON_IO_FACTOR[layout]
+    io_factor = _io_factor(storage, _layout(storage), kind, read_ahead_on, scheduler)
     return Situation(
         kind=kind,
         read_iops=read_iops,
         write_iops=write_iops,
         fsync_per_s=capability.fsync_per_s,
         pool_to_data=bp_gb / max(data_gb, 1e-3),
+        data_gb=max(data_gb, 1e-3),
         cores=cores,
         concurrency=concurrency,
         commit_syncs=trx_commit == 1,
@@ -283,7 +451,28 @@ def _situation(
         doublewrite=doublewrite,
         binlog=binlog,
         binlog_sync=binlog_sync,
+        redo_mb=redo_mb,
+        io_capacity_max=io_capacity_max,
+        change_buffer=change_buffer,
     )
+
+
+def _layout(storage: Storage) -> str:
+    if storage.media is not Media.HDD:
+        return "flash"
+    return "single" if storage.device_count == 1 else "array"
+
+
+def _io_factor(
+    storage: Storage, layout: str, kind: str, read_ahead_on: bool, scheduler: str
+) -> float:
+    """The published setting multipliers on the IO terms: the disk scheduler and read-ahead."""
+    factor = (
+        SCHEDULER_IO_FACTOR.get(scheduler.split(" ")[0], 1.0) if storage.media is Media.HDD else 1.0
+    )
+    if read_ahead_on and kind in READ_AHEAD_KINDS:
+        factor *= READ_AHEAD_ON_IO_FACTOR[layout]
+    return factor
 
 
 def _read_latency_s(storage: Storage, read_iops: float) -> float:

@@ -1,25 +1,31 @@
-"""The throughput model: CPU, page reads, page writes and commit syncs, and a smooth minimum.
+"""The throughput model: CPU, page reads, page writes, commit syncs and checkpoint flushing.
 
 For workload kind k, in the kind's reference unit (per minute for NOTPM, per second otherwise):
 
-    cpu     = exp(c + f_k + delta*(year - 2026)) * min(concurrency, cores)**gamma
-              / statements_k * per_second_k
-    reads   = R_eff / (reads_k * e_k * miss)                    * per_second_k * settings
+    cpu_s   = statements_k / exp(c + f_k + delta*(year - 2026))  + misses * read_cpu_s
+    cpu     = min(concurrency, cores)**gamma / cpu_s                  * per_second_k
+    reads   = concurrency / (cpu_s + misses * latency)                * per_second_k
+              (misses = reads_k * e_k * miss: the pages one unit reads from the device)
     writes  = W / (writes_k * e_k * wmiss * (1 + dw * dw_cost)) * per_second_k * settings
     commit  = fsync_per_s * min(concurrency, 64)**beta * COMMIT_UNITS[k]   (trx_commit=1 only)
-    T       = (cpu**-n + reads**-n + writes**-n + commit**-n) ** (-1/n)
+    device  = 1 / (1 / reads_dev + 1 / writes),  reads_dev = R / (reads_k * e_k * miss) ...
+    flush   = io_capacity_max * overdrive / (writes_k * e_k * (combine - miss))
+    T       = (cpu**-n + reads**-n + device**-n + commit**-n + flush**-n) ** (-1/n)
 
 statements_k is one unit's CPU work in point selects, so every kind shares the one CPU capacity
 c, scaled by f_k within bounds. reads_k and writes_k are the pages one unit of the reference
 benchmark reads and dirties with nothing cached (calibration.benchmarks); e_k scales both within
 physical bounds. miss is the share of page accesses that miss the pool: 1 - h for uniform keys,
 sysbench 0.4's "special" draw, or a fitted hot set for tpcc's NURand, with h = min(pool / data,
-1). Dirty pages are written back at least at the floor wmiss >= w0 (a page written is dirtied
-again before its next write when the data fits). R_eff applies Little's law: c clients keep at
-most c reads in flight, so R_eff = 1 / (1/R + latency / c); the read path's CPU cost caps reads
-per thread too. Doublewrite (dw = 1) writes each page twice; the copy is sequential, so it costs
-dw_cost of a random write. Free parameters (c, f_k, e_k, the hot set, w0, dw_cost, the read
-path, gamma, delta, beta, theta) are fitted in log space by calibration.fit, each within
+1). A dirtied page is written back when it is evicted (miss) or when the checkpoint needs it
+(combine: how many changes share one write while the redo log and the dirty-page limit let the
+page stay dirty; write_combining), wmiss = max(miss, combine). The checkpoint's share is paced
+by the page cleaner, at most io_capacity_max pages per second times a fitted overdrive.
+A unit's CPU is its statements plus the read path of each page it misses; the reads term is
+Little's law for the clients, each waiting for its CPU and its reads in turn. The device serves
+reads and writes from one budget, so its term adds their times.
+Doublewrite (dw = 1) writes each page twice; the copy is sequential, so it costs dw_cost of a
+random write. Free parameters are fitted in log space by calibration.fit, each within
 calibration.fit.BOUNDS.
 """
 
@@ -51,15 +57,18 @@ COMMIT_UNITS = {
 SHARED = (
     "c",
     "skew",
-    "log_w0",
+    "redo_per_change",
+    "write_set_skewed",
+    "flush_overdrive",
     "dw_cost",
     "read_path",
     "binlog_cpu",
     "gamma",
     "delta",
     "beta",
-    "theta",
 )
+PAGE_BYTES = 16384.0
+MIB = 1024.0 * 1024.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +93,13 @@ _WRITES = np.array([BENCHMARKS[k].writes for k in KINDS])
 _PER_SECOND = np.array([BENCHMARKS[k].per_second for k in KINDS])
 _STATEMENTS = np.array([BENCHMARKS[k].statements for k in KINDS])
 _COMMIT_UNITS = np.array([COMMIT_UNITS[k] for k in KINDS])
+_BULK = KINDS.index("bulk_insert")
 
 
 def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
-    """(cpu, reads, writes, commit) capacities in log space, per situation.
+    """(cpu, reads, device, commit, flush) capacities in log space, per situation, and last
+    the log of the device's write capacity over its read capacity (which of the two takes
+    more of the device's time).
 
     `params` is one parameter vector, or a matrix with one vector per row (the refits), in
     which case each capacity has one row per vector: effects are computed in one numpy pass.
@@ -97,33 +109,68 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
     n_kinds = len(KINDS)
     f = p[:, :n_kinds][:, kind]
     e = p[:, n_kinds : 2 * n_kinds][:, kind]
-    c, skew, log_w0, dw_cost, read_path, binlog_cpu, gamma, delta, beta, theta = (
-        p[:, [i]] for i in range(2 * n_kinds, p.shape[1])
-    )
+    # The insert benchmark's secondary-index pages are read and written by the change buffer's
+    # merges, which serve many rows a page (e_bulk_insert; once the buffer is full, inserts
+    # wait for merges, so clients still wait for those reads). Where the release buffers
+    # nothing, every row reads and writes its own pages: the counts as defined.
+    unbuffered = (kind == _BULK) & (x["change_buffer"] == 0)
+    e = np.where(unbuffered, 0.0, e)
+    (
+        c,
+        skew,
+        redo_per_change,
+        write_set_skewed,
+        flush_overdrive,
+        dw_cost,
+        read_path,
+        binlog_cpu,
+        gamma,
+        delta,
+        beta,
+    ) = (p[:, [i]] for i in range(2 * n_kinds, p.shape[1]))
     parallel = np.minimum(x["concurrency"], x["cores"])
-    era_threads = delta * (x["year"] - REFERENCE_YEAR) + gamma * np.log(parallel)
-    log_cpu = c + f + era_threads - np.log(_STATEMENTS[kind]) + np.log(_PER_SECOND[kind])
-    log_cpu = log_cpu - binlog_cpu * x["binlog"]  # writing row events costs CPU
+    era = delta * (x["year"] - REFERENCE_YEAR)
     settings = np.log(x["io_factor"]) + np.log(_PER_SECOND[kind])
     miss = miss_rate(skew, x["pool_to_data"], x["access"])
+    combine = write_combining(
+        x, redo_per_change, np.where(x["access"] == ACCESS_CODES["skewed"], write_set_skewed, 0.0)
+    )
     with np.errstate(divide="ignore"):
         log_miss = np.log(miss)
-        log_wmiss = np.log(np.maximum(miss, np.exp(log_w0)))
+        log_wmiss = np.log(np.maximum(miss, combine))
+        log_changes_per_unit = np.log(_WRITES[kind]) + e
         log_reads_per_unit = np.log(_READS[kind]) + e
-        log_writes_per_unit = np.log(_WRITES[kind]) + e + np.log1p(x["doublewrite"] * dw_cost)
-    in_flight = 1.0 / (1.0 / x["read_iops"] + x["read_latency_s"] / x["concurrency"])
-    # The read path costs CPU too (checksum, LRU, page hash): read_path page reads per second
-    # per thread at most, whatever the device does; the two combine as service times do.
-    path = read_path + era_threads
-    log_reads_per_s = -np.logaddexp(-np.log(in_flight), -path)
-    log_read = log_reads_per_s - log_reads_per_unit - log_miss + settings
-    log_write = (
-        np.log(x["write_iops"])
-        - log_writes_per_unit
-        - log_wmiss
-        + settings
-        + theta * np.log(x["dirty_pct"] / 90.0)
-    )
+        log_writes_per_unit = log_changes_per_unit + np.log1p(x["doublewrite"] * dw_cost)
+        # The page cleaner flushes for the checkpoint at most io_capacity_max pages per
+        # second (times an overdrive for sync flushing); pages evicted dirty from the LRU are
+        # written by another path, so only the checkpoint's share beyond them counts.
+        log_checkpoint_share = np.log(np.maximum(combine - miss, 0.0))
+        log_flush = (
+            np.log(x["io_capacity_max"])
+            + flush_overdrive
+            - log_changes_per_unit
+            - log_checkpoint_share
+            + np.log(_PER_SECOND[kind])
+        )
+    # One unit's CPU on one thread: its statements (the binary log's row events cost more)
+    # and the read path of each page it misses (checksum, LRU, page hash). The cores run
+    # min(clients, cores)**gamma units' worth at once; each client waits for its own CPU and
+    # reads in turn, so c clients finish at most c per (CPU time + reads x latency): Little's law.
+    with np.errstate(over="ignore"):
+        statement_s = _STATEMENTS[kind] * np.exp(binlog_cpu * x["binlog"] - c - f - era)
+        read_cpu_s = np.exp(-(read_path + era))
+        misses = np.exp(log_reads_per_unit) * miss
+        cpu_s = statement_s + misses * read_cpu_s
+        wait_s = cpu_s + misses * x["read_latency_s"] / x["io_factor"]
+    log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + np.log(_PER_SECOND[kind])
+    log_read = np.log(x["concurrency"]) - np.log(wait_s) + np.log(_PER_SECOND[kind])
+    # The device serves reads and page writes from one budget: a unit's time on it is the
+    # sum of its reads over the read rate and its writes over the write rate.
+    log_device_reads = np.log(x["read_iops"]) - log_reads_per_unit - log_miss + settings
+    log_write = np.log(x["write_iops"]) - log_writes_per_unit - log_wmiss + settings
+    log_device = -np.logaddexp(-log_device_reads, -log_write)
+    with np.errstate(invalid="ignore"):
+        writes_over_reads = np.nan_to_num(log_write - log_device_reads, nan=0.0)
     group = np.minimum(x["concurrency"], GROUP_COMMIT_CAP)
     # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the binary
     # log's as well (mysql-manual-sync-binlog).
@@ -132,11 +179,37 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         log_syncs = np.log(syncs)
     log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + np.log(_COMMIT_UNITS[kind])
     log_commit = np.where(syncs > 0, log_commit - log_syncs, np.inf)
-    terms = tuple(np.broadcast_to(t, log_cpu.shape) for t in (log_cpu, log_read, log_write))
-    terms = (*terms, np.broadcast_to(log_commit, log_cpu.shape))
+    terms = np.broadcast_arrays(
+        log_cpu, log_read, log_device, log_commit, log_flush, writes_over_reads
+    )
     if np.ndim(params) == 1:
         return tuple(np.asarray(t[0], dtype=np.float64) for t in terms)
     return tuple(np.asarray(t, dtype=np.float64) for t in terms)
+
+
+def write_combining(
+    x: dict[str, FloatArray], redo_per_change: FloatArray, write_set: FloatArray
+) -> FloatArray:
+    """Page writes per page change that the checkpoint forces, from 1 (every change written
+    before the page is changed again) down towards 0 (many changes share one write).
+
+    Between two flushes of a page, InnoDB may keep it dirty only as long as the redo log holds
+    its changes and the dirty pages fit under innodb_max_dirty_pages_pct. In that window of n
+    page changes spread over D written pages, D (1 - exp(-n/D)) distinct pages are dirtied and
+    each is written once: (1 - exp(-u)) / u writes per change, u = n / D. The redo holds
+    redo_bytes / bytes_per_change changes (a fitted, bounded figure); the dirty limit holds
+    the n for which the distinct dirty pages reach that share of the pool. A skewed draw
+    writes a hot part of the data (write_set, fitted, a log share of D).
+    """
+    pages = x["data_gb"] * (1024.0 * MIB / PAGE_BYTES) * np.exp(write_set)
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        by_redo = x["redo_mb"] * MIB / np.exp(redo_per_change)
+        dirty = x["dirty_pct"] / 100.0 * x["pool_to_data"] * x["data_gb"] * MIB * 1024.0
+        fill = np.minimum(dirty / PAGE_BYTES / pages, 1.0)
+        by_dirty = np.where(fill < 1.0, -pages * np.log1p(-np.minimum(fill, 0.999999)), np.inf)
+        u = np.minimum(by_redo, by_dirty) / pages
+        share = np.where(u > 1e-9, -np.expm1(-u) / np.where(u > 1e-9, u, 1.0), 1.0)
+    return np.asarray(np.where(np.isfinite(u), share, 0.0), dtype=np.float64)
 
 
 def miss_rate(skew: float | FloatArray, pool_to_data: FloatArray, access: FloatArray) -> FloatArray:
@@ -144,14 +217,16 @@ def miss_rate(skew: float | FloatArray, pool_to_data: FloatArray, access: FloatA
 
     Uniform keys hit in proportion to the share of pages cached (h). sysbench's "special" draw
     sends 75% of accesses to 1% of the rows, cached first. A skewed draw (tpcc's NURand) finds
-    its hot pages cached first too, h**skew of its accesses hit, skew < 1 fitted.
+    its hot pages cached first too: h**(1/skew) of its accesses hit, skew >= 1 fitted (1 is
+    uniform). A power law, not an exponential, because published pool sweeps of tpcc keep
+    gaining near the top: throughput grew 1.6x from 40 to 80 GB of a 90 GB set
+    (percona-lab-2018-tpcc-mysql8), where an exponential hot set would already be cached.
     """
     share = np.minimum(np.maximum(pool_to_data, 0.0), 1.0)
     hot = SPECIAL_HOT_ACCESSES * np.minimum(share / SPECIAL_HOT_SHARE, 1.0)
     special = hot + (1.0 - SPECIAL_HOT_ACCESSES) * share
-    kappa = np.broadcast_to(skew, np.broadcast_shapes(np.shape(skew), share.shape))
-    floor = np.exp(-kappa)
-    skewed = 1.0 - (np.exp(-kappa * share) - floor) / (1.0 - floor)
+    exponent = 1.0 / np.broadcast_to(skew, np.broadcast_shapes(np.shape(skew), share.shape))
+    skewed = share**exponent
     hit = np.where(access == ACCESS_CODES["special"], special, share)
     hit = np.where(access == ACCESS_CODES["skewed"], skewed, hit)
     return np.asarray(1.0 - hit, dtype=np.float64)
@@ -159,15 +234,31 @@ def miss_rate(skew: float | FloatArray, pool_to_data: FloatArray, access: FloatA
 
 def predict_log(params: FloatArray, x: dict[str, FloatArray]) -> FloatArray:
     """Natural log of the predicted throughput, in the kind's reference unit."""
-    return _smooth_min(np.stack(capacities(params, x)))
+    return _smooth_min(np.stack(capacities(params, x)[:TERMS]))
 
 
 def predict_with_bottleneck(
     params: FloatArray, x: dict[str, FloatArray]
 ) -> tuple[FloatArray, list[str]]:
     """The prediction and the binding capacity per situation, from one pass over the model."""
-    terms = np.stack(capacities(params, x))
-    return _smooth_min(terms), [BOTTLENECKS[i] for i in np.argmin(terms, axis=0)]
+    logs, names = predict_rows(params, x)
+    return logs[0], names
+
+
+def predict_rows(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, list[str]]:
+    """Predictions for each parameter vector (a row each: vectors x situations) and, under the
+    first vector, the binding capacity per situation.
+
+    When the device binds, it is named by what takes more of its time: reads or writes."""
+    *capacity, writes_over_reads = capacities(np.atleast_2d(params), x)
+    terms = np.stack(capacity)  # capacities x vectors x situations
+    binding = np.argmin(terms[:, 0, :], axis=0)
+    writes_bind = (binding == DEVICE) & (writes_over_reads[0] < 0)
+    names = [
+        "page writes" if writes else BOTTLENECKS[i]
+        for i, writes in zip(binding.tolist(), writes_bind.tolist(), strict=True)
+    ]
+    return _smooth_min(terms), names
 
 
 def _smooth_min(terms: FloatArray) -> FloatArray:
@@ -177,4 +268,6 @@ def _smooth_min(terms: FloatArray) -> FloatArray:
     )
 
 
-BOTTLENECKS = ("CPU", "random reads", "page writes", "fsync/commit")
+BOTTLENECKS = ("CPU", "random reads", "random reads", "fsync/commit", "checkpoint flushing")
+TERMS = len(BOTTLENECKS)
+DEVICE = 2  # the device term: reads and page writes sharing the device

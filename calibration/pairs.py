@@ -20,8 +20,8 @@ PAIR_TOLERANCE = 1.5
 DIRECTION_THRESHOLD = 1.25
 
 _MACHINE = ("source", "kind", "unit", "media", "flash_class", "rpm", "device_count",
-            "raid_level", "controller_cache", "cpu_cores", "ram_gb", "data_gb", "concurrency",
-            "server", "binlog")  # fmt: skip
+            "raid_level", "controller_cache", "measured_read_iops", "measured_write_iops",
+            "cpu_cores", "ram_gb", "data_gb", "concurrency", "server", "binlog")  # fmt: skip
 _SETTINGS = ("bp_gb", "trx_commit", "flush_method", "max_dirty_pct", "read_ahead",
              "io_scheduler", "doublewrite", "access")  # fmt: skip
 

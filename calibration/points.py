@@ -56,6 +56,13 @@ class Point:
     doublewrite: str = ""  # on | off | "" (unknown: the server default, on)
     access: str = ""  # uniform | pareto | special | "" (the benchmark's default then)
     binlog: str = ""  # sync (sync_binlog=1) | on | off | "" (not stated)
+    log_mb: float | None = None  # total redo size; None: not stated
+    io_capacity_max: float | None = None  # the checkpoint flushing's cap; None: not stated
+    change_buffer: bool = True  # the release buffers secondary-index changes by default
+    # One 16 KiB read at queue depth 1 where the storage is a network volume: 1 ms for EBS
+    # gp2/gp3/io1, the low end of "single-digit millisecond" (aws-ebs-volume-latency); None:
+    # a local device, the storage model's figure.
+    read_latency_ms: float | None = None
 
     @property
     def used(self) -> bool:
@@ -115,7 +122,43 @@ def _point(row: dict[str, str]) -> Point:
         doublewrite=row.get("doublewrite", ""),
         access=row.get("access", ""),
         binlog=row.get("binlog") or binlog_of(f"{row['notes']} {row['assumptions']}"),
+        log_mb=float(row["log_mb"]) if row.get("log_mb") else None,
+        io_capacity_max=io_capacity_max_of(row),
+        change_buffer=change_buffer_default(row.get("server", "")),
+        read_latency_ms=float(row["read_latency_ms"]) if row.get("read_latency_ms") else None,
     )
+
+
+_IO_CAPACITY_MAX = re.compile(r"io_capacity_max[ =:]*([0-9]+)")
+_VERSION = re.compile(r"(mysql|percona server|mariadb)[^0-9]*([0-9]+)\.([0-9]+)")
+
+
+def change_buffer_default(server: str) -> bool:
+    """The release's default: buffered until MySQL 8.4 made innodb_change_buffering=none the
+    default (mysql-manual-8-4-defaults) and MariaDB 10.6 did the same (rules/data/variables.json:
+    default none since 10.5.15 and 10.6.7, gone in 11.0); a run that does not name its release
+    is taken as buffering, as every release before those did."""
+    version = _VERSION.search(server.lower())
+    if version is None:
+        return True
+    release = (int(version[2]), int(version[3]))
+    return release < ((10, 6) if version[1] == "mariadb" else (8, 4))
+
+
+def io_capacity_max_of(row: dict[str, str]) -> float | None:
+    """The cap on checkpoint flushing a run had: io_capacity_max as the notes state it, else
+    the server's default from io_capacity (twice it, at least 2000, since 5.6; io_capacity
+    itself before, when no max existed: mysql-manual-io-capacity), else unknown."""
+    stated = _IO_CAPACITY_MAX.search(f"{row.get('notes', '')} {row.get('assumptions', '')}")
+    if stated:
+        return float(stated.group(1))
+    if not row.get("io_capacity"):
+        return None
+    io_capacity = float(row["io_capacity"])
+    version = _VERSION.search(row.get("server", "").lower())
+    if version and version.group(1) != "mariadb" and (int(version[2]), int(version[3])) < (5, 6):
+        return io_capacity
+    return max(2000.0, 2.0 * io_capacity)
 
 
 _BINLOG_OFF = ("binary log disabled", "binlog disabled", "no binlog", "binlog off", "skip-log-bin")

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from calibration.points import UNITS, Point
 from rules.catalog import catalog_for
 from rules.current.names import normalise_name
-from rules.current.numbers import parse_number
+from rules.current.server_numbers import parse_number
 from rules.enums import ControllerCache, Media
 from rules.profile import Profile, Storage
 from rules.storage import array_capability

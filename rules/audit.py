@@ -5,19 +5,29 @@ the profile and the version's catalog in, sentences out; the engine adds them to
 """
 
 from rules.catalog import ServerCatalog
-from rules.current.kept import AUDITED_NAMES
+from rules.current.kept import AUDITED_NAMES, UNCATALOGUED_SESSION_BUFFERS
+from rules.current.server_numbers import parse_number
 from rules.currentvalues import LEGACY_REDO, REDO_CAPACITY, is_off, legacy_redo_bytes
 from rules.defaults import server_name
 from rules.enums import FlashClass, Flavor, Media, RaidLevel
+from rules.memory import SESSION_BUFFERS
 from rules.profile import Current, Profile, Storage
-from rules.units import bytes_for_config
+from rules.storage import describe_array
+from rules.units import GIB, bytes_for_config
 from rules.version import ServerVersion
+
+# The buffers the memory budget counts per connection (rules/memory.py), plus the binary-log
+# cache and the thread stack, which every connection also holds.
+SESSION_BUFFER_NAMES = (*SESSION_BUFFERS, *UNCATALOGUED_SESSION_BUFFERS)
 
 # MySQL 8.0 removed the query cache and its variables (MySQL 8.0 release notes, 8.0.3); an
 # option file that still sets one stops the server ("unknown variable"). MariaDB keeps it.
 QUERY_CACHE_REMOVED_FROM = ServerVersion(8, 0)
 QUERY_CACHE_VARIABLES = tuple(sorted(n for n in AUDITED_NAMES if n.startswith("query_cache_")))
 PARITY_RAID_IOS_PER_WRITE = {RaidLevel.RAID5: 4, RaidLevel.RAID6: 6}  # rules/devices.py
+# max_connections when the paste leaves it out: 151 on MySQL 5.7 to 9.x and on MariaDB (both
+# manuals' server system variables).
+DEFAULT_MAX_CONNECTIONS = 151
 
 
 def audit(profile: Profile, catalog: ServerCatalog) -> list[str]:
@@ -30,6 +40,7 @@ def audit(profile: Profile, catalog: ServerCatalog) -> list[str]:
         warnings += _query_cache(current, profile, catalog)
         warnings += _doublewrite_off(current, storage)
         warnings += _no_fsync(current, storage)
+        warnings += _dedicated_server(current, profile, catalog)
     return warnings
 
 
@@ -39,9 +50,11 @@ def _parity_raid(storage: Storage) -> list[str]:
         return []
     level = storage.raid_level.value
     return [
-        f"raid_level {level} without a battery- or flash-backed write cache: every random "
-        f"write costs {ios} device IOs (read-modify-write of data and parity), so the array "
-        f"writes at 1/{ios} of its devices' rate, and a power cut mid-stripe can leave parity "
+        f"raid_level {level} without a battery- or flash-backed write cache "
+        f"({describe_array(storage)}): every small write costs {ios} device IOs "
+        f"(read-modify-write of data and parity), so the array writes at 1/{ios} of its "
+        "devices' rate; each commit's redo sync waits for the reads before its writes, about "
+        "half the commits per second of a mirror; and a power cut mid-stripe can leave parity "
         "wrong (the write hole). Add a protected write-back cache or use raid10."
     ]
 
@@ -86,16 +99,83 @@ def _query_cache(current: Current, profile: Profile, catalog: ServerCatalog) -> 
     ]
 
 
-def _doublewrite_off(current: Current, storage: Storage) -> list[str]:
-    value = current.variables.get("innodb_doublewrite")
-    if value is None or not is_off(value):
+def session_buffer_warnings(profile: Profile, buffer_pool_bytes: int | None) -> list[str]:
+    """Each connection may allocate its own sort, join and read buffers (mysql-manual-memory):
+    warn when the pasted ones times max_connections exceed the RAM beside the buffer pool the
+    result sets (the engine calls this once the settings are decided)."""
+    current = profile.current
+    if current is None:
         return []
-    if storage.flash_class is not FlashClass.CONSUMER:
+    sizes = {name: _bytes(current.variables.get(name)) for name in SESSION_BUFFER_NAMES}
+    pasted = {name: size for name, size in sizes.items() if size is not None}
+    if not pasted:
         return []
+    connections = _bytes(current.variables.get("max_connections")) or DEFAULT_MAX_CONNECTIONS
+    sessions = sum(pasted.values()) * connections
+    ram = profile.hardware.ram_bytes
+    pool = buffer_pool_bytes or 0
+    if sessions + pool <= ram:
+        return []
+    names = ", ".join(f"{name} ({bytes_for_config(size)})" for name, size in pasted.items())
+    beside = f" beside the {_gib(pool)} buffer pool this result sets" if pool else ""
     return [
-        "innodb_doublewrite is OFF on consumer flash, which has no power-loss protection: a "
-        "power cut can tear a 16 KiB page write in half, and without the doublewrite buffer "
-        "InnoDB cannot repair the page. Set innodb_doublewrite=ON."
+        f"{names} x max_connections {connections:,} = {_gib(sessions)} of session buffers, "
+        f"more than the {_gib(max(ram - pool, 0))} of RAM left{beside} ({_gib(ram)} in all): "
+        "each connection may allocate its own, so a busy hour can run the host out of memory "
+        "and the server be killed. Lower max_connections or these buffers (the defaults suit "
+        "most workloads; raise one per session where a query needs it)."
+    ]
+
+
+def _bytes(text: str | None) -> int | None:
+    number = parse_number(text) if text is not None else None
+    return int(number) if isinstance(number, int | float) and number > 0 else None
+
+
+def _gib(value: int) -> str:
+    return f"{value / GIB:,.1f} GiB"
+
+
+def _doublewrite_off(current: Current, storage: Storage) -> list[str]:
+    """OFF (or MySQL's DETECT_ONLY, which finds torn pages but cannot repair them) is safe only
+    where the storage writes a whole page atomically; the profile cannot say so, so always."""
+    value = current.variables.get("innodb_doublewrite")
+    if value is None:
+        return []
+    word = value.strip().strip("'\"").upper()
+    if not is_off(value) and word != "DETECT_ONLY":
+        return []
+    setting = f"innodb_doublewrite is {word}"
+    if storage.flash_class is FlashClass.CONSUMER:
+        return [
+            f"{setting} on consumer flash, which has no power-loss protection: a power cut can "
+            "tear a 16 KiB page write in half, and without the doublewrite buffer InnoDB cannot "
+            "repair the page. Set innodb_doublewrite=ON."
+        ]
+    return [
+        f"{setting}, which is safe only on storage that writes a whole 16 KiB page atomically, "
+        "and nothing here says this storage does: a power cut in mid-write can leave a torn "
+        "page that InnoDB cannot repair. Set innodb_doublewrite=ON unless the storage "
+        "guarantees atomic page writes."
+    ]
+
+
+def _dedicated_server(current: Current, profile: Profile, catalog: ServerCatalog) -> list[str]:
+    """innodb_dedicated_server=ON sizes the pool and the redo log itself; explicit values win
+    (mysql-manual-dedicated-server), so say which the drop-in overrides."""
+    value = current.variables.get("innodb_dedicated_server")
+    if value is None or is_off(value) or not catalog.exists("innodb_dedicated_server"):
+        return []
+    redo = (
+        "innodb_redo_log_capacity"
+        if catalog.exists("innodb_redo_log_capacity")
+        else ("innodb_log_file_size")
+    )
+    return [
+        f"innodb_dedicated_server is ON: {server_name(catalog)} then sizes "
+        f"innodb_buffer_pool_size and {redo} itself, but only where they are not set, and this "
+        "drop-in sets both, so its values win (the server logs a warning). Keep them, or remove "
+        "them from the drop-in to let the option decide."
     ]
 
 

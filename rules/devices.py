@@ -121,7 +121,7 @@ LATENCY_SOURCES = ("simplyblock-nvme-latency", "anandtech-2018-enterprise-ssd-qd
 # RAID: how many device-IOs one logical random write costs, and what share of devices serve reads.
 # Mirrors halve random writes (two FusionIO cards in RAID1: 15,221 vs 32,447 writes/s on one,
 # percona-2010-fusionio-raid); parity RAID5 costs 4 IOs per write and RAID6 6
-# (serverfault-raid5-database, zaitsev-raid5-vs-raid10). Reads spread over every device.
+# (serverfault-raid5-database; mysql-manual-disk-io). Reads spread over every device.
 RAID_WRITE_PENALTY: dict[RaidLevel, float] = {
     RaidLevel.NONE: 1.0,
     RaidLevel.RAID0: 1.0,
@@ -130,10 +130,23 @@ RAID_WRITE_PENALTY: dict[RaidLevel, float] = {
     RaidLevel.RAID5: 4.0,
     RaidLevel.RAID6: 6.0,
 }
+# A small write to parity RAID is a read-modify-write: the old data and parity are read, then the
+# new data and parity written, the 4 (RAID5) or 6 (RAID6) IOs above. Without a protected
+# write-back cache to acknowledge it, a commit's sync waits for the reads and then the writes:
+# two device round trips where a mirror needs one, so half the commits per second (derived from
+# the same IO counts; the manual warns that parity RAID makes writes slow, mysql-manual-disk-io).
+PARITY_SYNC_ROUND_TRIPS: dict[RaidLevel, float] = {
+    RaidLevel.NONE: 1.0,
+    RaidLevel.RAID0: 1.0,
+    RaidLevel.RAID1: 1.0,
+    RaidLevel.RAID10: 1.0,
+    RaidLevel.RAID5: 2.0,
+    RaidLevel.RAID6: 2.0,
+}
 RAID_SOURCES = (
     "percona-2010-fusionio-raid",
     "serverfault-raid5-database",
-    "zaitsev-raid5-vs-raid10",
+    "mysql-manual-disk-io",
 )
 
 # A battery- or flash-backed write-back cache reorders and absorbs random writes to disks:

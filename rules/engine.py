@@ -3,21 +3,22 @@
 import hashlib
 import json
 
-from rules.audit import audit
+from rules.audit import audit, session_buffer_warnings
 from rules.catalog import ServerCatalog, catalog_for
 from rules.current import ORIGIN_LABELS
 from rules.currentvalues import change_between, current_value
+from rules.defaults import is_default
 from rules.enums import ControllerCache, FlashClass
-from rules.estimation import with_estimates
-from rules.estimator import Estimator
+from rules.estimator_interface import Estimator
 from rules.profile import Profile
 from rules.registry import OS_RULES, SETTING_RULES
-from rules.result import Estimates, OsItem, Result, Setting
+from rules.result import Change, Estimates, OsItem, Result, Setting
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
 from rules.storage import array_capability
+from rules.throughput_estimates import with_estimates
 from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
 
-RULESET_VERSION = "2026.1"
+RULESET_VERSION = "2026.2"
 
 
 def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result:
@@ -37,6 +38,8 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
                 settings.append(setting)
                 ctx.decided[setting.name] = setting.value
             warnings.extend(proposal.warnings)
+    pool = ctx.decided.get("innodb_buffer_pool_size")
+    warnings.extend(session_buffer_warnings(profile, int(pool) if pool is not None else None))
     os_items = tuple(_os_item(rule, p, ctx) for rule in OS_RULES for p in rule.compute(ctx))
     refused = _output_refusal(profile)
     if refused:
@@ -79,7 +82,13 @@ def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -
         value = clamped
     case = rule.cases[proposal.case]
     facts = dict(proposal.facts)
-    current, is_default = current_value(ctx.profile.current, spec, ctx.catalog)
+    current, current_is_default = current_value(ctx.profile.current, spec, ctx.catalog)
+    change = change_between(current, value, rule.kind)
+    if proposal.default is not None:
+        version_default = change_between(str(proposal.default), value, rule.kind) is Change.KEEP
+    else:
+        version_default = is_default(ctx.catalog, proposal.name, value)
+    needed = current is not None and change is not Change.KEEP
     return Setting(
         name=proposal.name,
         value=value,
@@ -87,11 +96,13 @@ def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -
         reason=case.reason.format(**facts),
         explanation=case.explanation.format(**facts),
         evidence=case.evidence,
-        dynamic=spec.dynamic,
+        dynamic=spec.dynamic and not proposal.restart,
         kind=rule.kind,
         current=current,
-        current_is_default=is_default,
-        change=change_between(current, value, rule.kind),
+        current_is_default=current_is_default,
+        change=change,
+        is_default=version_default,
+        written=not version_default or needed or ctx.profile.options.include_defaults,
     )
 
 
@@ -110,6 +121,7 @@ def _os_item(rule: OsRule, proposal: OsProposal, ctx: Context) -> OsItem:
         persist_path=proposal.persist_path,
         current=current,
         change=change_between(current, proposal.value, "enum"),
+        reason=case.reason.format(**proposal.facts),
     )
 
 

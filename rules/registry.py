@@ -1,7 +1,8 @@
 """Every rule, in the order the engine runs them; checked once at import.
 
-Order matters: the buffer pool comes before the redo log (sized from it), io_capacity before its
-max, the redo log before the dirty-page limits (which read whether recovery shortened it).
+Order matters: the buffer pool comes before its instances (sized from it), io_capacity before its
+max, the redo log before the dirty-page limits (which read whether recovery shortened it), the
+instances and io_capacity_max before the page cleaners and the LRU scan depth.
 """
 
 import re
@@ -11,33 +12,53 @@ from rules.rule import OsRule, Rule
 from rules.settings import (
     buffer_pool,
     dirty_pages,
+    doublewrite,
     durability,
     flush_method,
     flush_neighbors,
     io_capacity,
     io_threads,
+    log_buffer,
+    log_writer,
+    page_cleaning,
     read_ahead,
     redo_log,
 )
-from rules.system import scheduler
+from rules.system import hugepages, mount, numa, scheduler, sysctl
+from rules.system import read_ahead as device_read_ahead
 
 SETTING_RULES: tuple[Rule, ...] = (
     buffer_pool.RULE,
+    page_cleaning.RULE_INSTANCES,
     io_capacity.RULE_CAPACITY,
     io_capacity.RULE_CAPACITY_MAX,
     io_threads.RULE_READ,
     io_threads.RULE_WRITE,
     flush_method.RULE,
+    doublewrite.RULE,
+    log_writer.RULE_FDATASYNC,
     redo_log.RULE,
+    log_buffer.RULE,
+    log_writer.RULE_WRITER_THREADS,
     read_ahead.RULE_THRESHOLD,
     read_ahead.RULE_RANDOM,
     dirty_pages.RULE_MAX,
     dirty_pages.RULE_LWM,
+    page_cleaning.RULE_CLEANERS,
+    page_cleaning.RULE_SCAN_DEPTH,
     durability.RULE_TRX_COMMIT,
     durability.RULE_SYNC_BINLOG,
     flush_neighbors.RULE,
 )
-OS_RULES: tuple[OsRule, ...] = (scheduler.RULE,)
+# After the settings: read-ahead reads the flush method they decided.
+OS_RULES: tuple[OsRule, ...] = (
+    scheduler.RULE,
+    device_read_ahead.RULE,
+    sysctl.RULE,
+    hugepages.RULE,
+    numa.RULE,
+    mount.RULE,
+)
 
 _KEBAB = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 

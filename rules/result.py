@@ -1,7 +1,14 @@
-"""The result every face renders: frozen values, never pre-formatted strings."""
+"""The result every face renders: frozen values, never pre-formatted strings.
+
+These classes also declare the JSON result (product.md, "Output: the result"): each field, in
+order, is a key of its object, and its `doc(...)` is the API schema's description. A new output
+field is one line here; `rules.render.jsonout` writes and reads it and describes it for the API.
+"""
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+
+from rules.jsonshape import doc
 
 
 class Change(StrEnum):
@@ -13,7 +20,9 @@ class Change(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    source: str  # key into the bibliography (rules/data/sources.json)
+    source: str = field(  # key into the bibliography (rules/data/sources.json)
+        metadata=doc("Key into the result's `sources` (and GET /api/v1/sources).")
+    )
     finding: str
 
 
@@ -23,36 +32,64 @@ class Effect:
 
     low_pct: float
     high_pct: float
+    # What binds before and after the change, said for large effects (beyond +300%), which
+    # only a bottleneck moving can explain.
+    why: str = field(
+        default="",
+        metadata=doc("For an effect beyond +300%: the bottleneck that gives way.", omit_empty=True),
+    )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Setting:
     name: str
-    value: int | float | str  # bytes for sizes; the server's spelling for enums
-    rule: str
-    reason: str  # one line, written above the value in my.cnf
-    explanation: str
-    evidence: tuple[Evidence, ...]
-    dynamic: bool
+    value: int | float | str = field(  # bytes for sizes; the server's spelling for enums
+        metadata=doc("As the server reports it (bytes for sizes).")
+    )
     scope: str = "mysqld"
     kind: str = "number"  # number | bytes | enum | percent
     current: str | None = None
     current_is_default: bool = False
     change: Change | None = None
+    is_default: bool = field(
+        default=False,
+        metadata=doc("The value is what this server version runs with when it is not set."),
+    )
+    written: bool = field(  # see `Result.written_settings`
+        default=True,
+        metadata=doc(
+            "The my.cnf and SQL exports set it: false for a version default, unless "
+            "options.include_defaults is true or the current value differs."
+        ),
+    )
+    dynamic: bool
+    rule: str
+    reason: str  # one line, written above the value in my.cnf
+    explanation: str
+    evidence: tuple[Evidence, ...]
     effect: Effect | None = None
+    effect_note: str | None = field(
+        default=None,
+        metadata=doc("With estimates and no effect: why the model cannot estimate this setting."),
+    )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OsItem:
     name: str
     value: str
     devices: str
     rule: str
+    reason: str = field(  # written above the item in the files that persist it
+        default="", metadata=doc("One line; empty in results stored before it existed.")
+    )
     explanation: str
     evidence: tuple[Evidence, ...]
     commands: tuple[str, ...]
-    persist: str  # text of a file that makes it survive a reboot (udev rule, fstab line, sysctl)
-    persist_path: str
+    persist: str = field(  # a udev rule, fstab line, sysctl file
+        metadata=doc("The file that keeps it after a reboot; empty when none.")
+    )
+    persist_path: str  # where that file goes; empty when nothing is written
     current: str | None = None
     change: Change | None = None
 
@@ -76,8 +113,13 @@ class Estimates:
 
     recommended: Estimate
     current: Estimate | None = None
-    gain: Estimate | None = None
-    measured: float | None = None  # workload.measured_throughput, when given
+    gain: Estimate | None = field(
+        default=None,
+        metadata=doc("recommended / current as an 80% interval (unit x), when current is known"),
+    )
+    measured: float | None = field(
+        default=None, metadata=doc("workload.measured_throughput, when given")
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,12 +127,14 @@ class Result:
     id: str
     ruleset_version: str
     calibration_version: str | None
-    inputs: dict[str, object]
+    inputs: dict[str, object] = field(metadata=doc("The validated profile, defaults filled in."))
     settings: tuple[Setting, ...]
     os: tuple[OsItem, ...]
     estimate: Estimates | None
     warnings: tuple[str, ...] = field(default=())
-    output_refused: str | None = None  # why my.cnf/SQL cannot be written for this version
+    output_refused: str | None = field(
+        default=None, metadata=doc("Why no my.cnf or SQL can be written for this version.")
+    )
 
     @property
     def permalink(self) -> str:
@@ -98,3 +142,12 @@ class Result:
 
     def setting(self, name: str) -> Setting | None:
         return next((s for s in self.settings if s.name == name), None)
+
+    def written_settings(self) -> tuple[Setting, ...]:
+        """The settings the exports write: all but the version's own defaults, unless the
+        profile asked for those too or the server runs something else today."""
+        return tuple(s for s in self.settings if s.written)
+
+    def left_out(self) -> tuple[Setting, ...]:
+        """The settings the exports leave out because they equal the version's default."""
+        return tuple(s for s in self.settings if not s.written)

@@ -30,6 +30,12 @@ class Proposal:
     case: str
     facts: Mapping[str, object] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    # What the server runs with when the variable is not set, where the server works it out
+    # from other values (buffer pool instances from the pool size); None: the catalog's default.
+    default: ConfigValue | None = None
+    # True where the catalog calls the variable dynamic but this change needs a restart (MySQL
+    # refuses to switch the doublewrite buffer on or off at runtime, or to persist it).
+    restart: bool = False
 
 
 @dataclass(slots=True)
@@ -54,6 +60,9 @@ class Rule:
     kind: str  # number | bytes | enum | percent
     cases: Mapping[str, Case]
     compute: Compute
+    # True: the variable exists only in some flavors and versions, and the rule proposes it only
+    # where the catalog has it (innodb_log_writer_threads from MySQL 8.0.22).
+    only_where_present: bool = False
 
     @property
     def sources(self) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ from rules.devices import (
     CACHE_PROTECTS_WRITES,
     FLASH,
     HDD_BY_RPM,
+    PARITY_SYNC_ROUND_TRIPS,
     RAID_SOURCES,
     RAID_WRITE_PENALTY,
     DeviceFacts,
@@ -45,13 +46,20 @@ def array_capability(storage: Storage) -> ArrayCapability:
     writes = device.random_write_iops * count / RAID_WRITE_PENALTY[storage.raid_level]
     if protected and storage.media is Media.HDD:
         writes *= BBU_HDD_WRITE_FACTOR
-    fsync = max(BBU_FSYNC_PER_S, device.fsync_per_s) if protected else device.fsync_per_s
+    round_trips = PARITY_SYNC_ROUND_TRIPS[storage.raid_level]
+    if protected:
+        fsync = max(BBU_FSYNC_PER_S, device.fsync_per_s)
+    else:  # parity RAID reads old data and parity before each small write reaches the disks
+        fsync = device.fsync_per_s / round_trips
     sources = (
         device.sources + (RAID_SOURCES if count > 1 else ()) + (BBU_SOURCES if protected else ())
     )
     measured = storage.measured_iops is not None
     if storage.measured_iops is not None:
         reads, writes = storage.measured_iops.random_read, storage.measured_iops.random_write
+        # A commit's sync writes at least one block, so a measured write rate (on a cloud
+        # volume, its IOPS limit) also caps the commits per second (aws-rds-storage).
+        fsync = min(fsync, writes)
     summary = _summary(storage, device, reads, writes, fsync, protected, measured)
     return ArrayCapability(
         reads,
@@ -104,6 +112,8 @@ def _summary(
         basis = f"from {device.note}"
         if storage.device_count > 1:
             basis += f", RAID write penalty {RAID_WRITE_PENALTY[storage.raid_level]:g}"
+        if PARITY_SYNC_ROUND_TRIPS[storage.raid_level] > 1 and not protected:
+            basis += ", a read before each sync's write (read-modify-write)"
         if protected and storage.media is Media.HDD:
             basis += f", x{BBU_HDD_WRITE_FACTOR:g} for the battery-backed cache"
     cache = " behind a battery-backed write cache" if protected else ""

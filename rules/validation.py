@@ -1,36 +1,25 @@
 """Turn untrusted JSON into a `Profile`, collecting every field error at once."""
 
+import dataclasses
 import math
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from rules.catalog import catalog_for, known_names
 from rules.current import CurrentParseError, parse_current
 from rules.current.settle import settle_current
+from rules.echo import inputs_echo
 from rules.enums import (
     DEFAULT_HDD_RPM,
-    ControllerCache,
-    Durability,
-    Filesystem,
     FlashClass,
     Flavor,
     Media,
     RaidLevel,
-    WorkloadKind,
 )
 from rules.errors import ProfileError
-from rules.profile import (
-    Current,
-    Hardware,
-    Kernel,
-    MeasuredIops,
-    Profile,
-    Server,
-    Storage,
-    Workload,
-)
-from rules.schema import (
+from rules.field_spec import build, input_sections, optional_sections
+from rules.profile import KERNEL_RELEASE, Current, Profile
+from rules.profile_fields import (
     CURRENT_FORMS,
     FIELDS,
     RAID_MIN_DEVICES,
@@ -46,31 +35,10 @@ from rules.version import (
     parse_version,
 )
 
-_SECTIONS = {
-    "": ("server", "hardware", "workload", "current"),
-    "server": ("flavor", "version"),
-    "hardware": ("ram_gb", "cpu_cores", "storage", "filesystem", "kernel"),
-    "hardware.storage": (
-        "flash_class",
-        "media",
-        "rpm",
-        "device_count",
-        "raid_level",
-        "controller_cache",
-        "measured_iops",
-    ),
-    "hardware.storage.measured_iops": ("random_read", "random_write"),
-    "workload": (
-        "kind",
-        "data_size_gb",
-        "concurrency",
-        "durability",
-        "recovery_target_minutes",
-        "measured_throughput",
-    ),
-}
-_OPTIONAL_SECTIONS = {"current", "hardware.storage.measured_iops"}
-_KERNEL = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$")
+# The sections and the keys each accepts, and which may be left out, from rules.profile.
+_SECTIONS = input_sections(Profile)
+_OPTIONAL_SECTIONS = optional_sections(Profile)
+_KERNEL = KERNEL_RELEASE  # the API's Profile schema publishes the same pattern
 
 
 class _Collector:
@@ -141,6 +109,11 @@ def _coerce(spec: FieldSpec, value: Any, errors: _Collector) -> Any:
             errors.add(spec.path, f"must be text of 1 to {spec.max_length} characters")
             return None
         return value.strip()
+    if spec.kind is Kind.BOOLEAN:
+        if not isinstance(value, bool):
+            errors.add(spec.path, f"must be {spec.describe_range()}")
+            return None
+        return value
     if spec.kind is Kind.INTEGER and spec.choices:
         return _coerce_rpm(spec, value, errors)
     if spec.kind is Kind.CHOICE:
@@ -263,82 +236,11 @@ def _settle_current(current: Current, values: dict[str, Any], errors: _Collector
 
 
 def _build(values: dict[str, Any], current: Current | None) -> Profile:
-    v = values
-    version_text = v["server.version"]
-    version = parse_version(version_text)
-    assert version is not None
-    media = Media(v["hardware.storage.media"])
-    rpm = v["hardware.storage.rpm"] if media is Media.HDD else None
-    if media is Media.HDD and rpm is None:
-        rpm = DEFAULT_HDD_RPM
-    read, write = (
-        v["hardware.storage.measured_iops.random_read"],
-        v["hardware.storage.measured_iops.random_write"],
-    )
-    storage = Storage(
-        media=media,
-        rpm=rpm,
-        device_count=v["hardware.storage.device_count"],
-        raid_level=RaidLevel(v["hardware.storage.raid_level"]),
-        controller_cache=ControllerCache(v["hardware.storage.controller_cache"]),
-        measured_iops=MeasuredIops(read, write) if read is not None else None,
-        flash_class=None
-        if media is Media.HDD
-        else FlashClass(v["hardware.storage.flash_class"] or FlashClass.ENTERPRISE.value),
-    )
-    kernel_text = v["hardware.kernel"]
-    kernel = None
-    if kernel_text is not None:
-        match = _KERNEL.match(kernel_text)
-        assert match is not None
-        kernel = Kernel(int(match.group(1)), int(match.group(2)), kernel_text)
-    filesystem = v["hardware.filesystem"]
-    hardware = Hardware(
-        ram_gb=v["hardware.ram_gb"],
-        cpu_cores=v["hardware.cpu_cores"],
-        storage=storage,
-        filesystem=Filesystem(filesystem) if filesystem is not None else None,
-        kernel=kernel,
-    )
-    recovery = v["workload.recovery_target_minutes"]
-    workload = Workload(
-        kind=WorkloadKind(v["workload.kind"]),
-        data_size_gb=v["workload.data_size_gb"],
-        concurrency=v["workload.concurrency"],
-        durability=Durability(v["workload.durability"]),
-        recovery_target_minutes=recovery,
-        measured_throughput=v["workload.measured_throughput"],
-    )
-    server = Server(Flavor(v["server.flavor"]), version, version_text)
-    return Profile(server, hardware, workload, current, _echo(values, storage, current))
-
-
-def _echo(values: dict[str, Any], storage: Storage, current: Current | None) -> dict[str, object]:
-    """The normalised input in the contract's nesting, defaults filled in."""
-    echo: dict[str, Any] = {}
-    for path, value in values.items():
-        if path.startswith("hardware.storage.measured_iops"):
-            continue
-        node = echo
-        *parents, leaf = path.split(".")
-        for part in parents:
-            node = node.setdefault(part, {})
-        node[leaf] = value
-    echo["hardware"]["storage"]["rpm"] = storage.rpm
-    echo["hardware"]["storage"]["flash_class"] = (
-        storage.flash_class.value if storage.flash_class is not None else None
-    )
-    iops = storage.measured_iops
-    echo["hardware"]["storage"]["measured_iops"] = (
-        {"random_read": iops.random_read, "random_write": iops.random_write} if iops else None
-    )
-    echo["current"] = (
-        None
-        if current is None
-        else {
-            "origin": current.origin,
-            **({"dropped_variables": current.dropped} if current.dropped else {}),
-            **dict(sorted(current.variables.items())),
-        }
-    )
-    return echo
+    """The typed profile from the checked inputs, through the declarations of rules.profile."""
+    values = dict(values)
+    hdd = values["hardware.storage.media"] == Media.HDD
+    rpm, flash = "hardware.storage.rpm", "hardware.storage.flash_class"
+    values[rpm] = (values[rpm] or DEFAULT_HDD_RPM) if hdd else None
+    values[flash] = None if hdd else (values[flash] or FlashClass.ENTERPRISE.value)
+    partial: Profile = build(Profile, values, current=current, raw={})
+    return dataclasses.replace(partial, raw=inputs_echo(partial))

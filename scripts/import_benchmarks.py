@@ -304,6 +304,13 @@ EXCLUDE = {
         ("143", "144", "145", "146", "147", "148"),
         "device-level fact, used by the storage model (rules/devices.py), not a benchmark",
     ),
+    # The post names no sysbench mode: what one transaction does (and so which kind's unit
+    # it is in) would be a guess, and the pool, cores and clients are guesses too.
+    **dict.fromkeys(
+        ("126", "127", "128", "129"),
+        "the benchmark mode is not stated, so the unit of work is unknown (and the pool, "
+        "cores and clients are not stated either)",
+    ),
 }
 ROW_FIXES: dict[str, tuple[dict[str, Any], str]] = {
     "49": ({"controller_cache": "volatile"}, "X25-E ran with its volatile write cache on"),

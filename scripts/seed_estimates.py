@@ -34,9 +34,7 @@ def main() -> None:
     for point in used_points(load_points()):
         if point.source not in SEEDS:
             continue
-        e = estimator.estimate_situation(
-            situation_of_point(point), guessed_fields=len(point.assumed_fields)
-        )
+        e = estimator.estimate_situation(situation_of_point(point))
         ok = e.low <= point.value <= e.high
         inside, total = inside + ok, total + 1
         interval = f"{e.low:,.0f} - {e.high:,.0f}"

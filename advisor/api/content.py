@@ -2,7 +2,8 @@
 
 `JsonParser` refuses bodies over the view's `max_body_bytes` with 413 before reading them whole
 (DRF reads the stream itself, so Django's DATA_UPLOAD_MAX_MEMORY_SIZE does not apply). The
-export renderers and `ExportNegotiation` let `?format=` or `Accept` pick json, mycnf, sql or udev,
+export renderers and `ExportNegotiation` let `?format=` or `Accept` pick json, mycnf, sql, udev or
+sysctl,
 with an unknown `?format=` answered 400 naming the field, not DRF's bare 404.
 """
 
@@ -13,12 +14,14 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import orjson
 from django.conf import settings
 from rest_framework import exceptions
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import BaseParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
+from rest_framework.utils import encoders
 
 from advisor.api.errors import FieldErrors, PayloadTooLarge
 from advisor.unstorable import UNSTORABLE_MESSAGE, unstorable_path
@@ -100,14 +103,35 @@ def _text_renderer(fmt: str) -> type[_TextRenderer]:
     )
 
 
+class FastJsonRenderer(JSONRenderer):
+    """DRF's JSON, written by orjson: the same compact UTF-8 text several times faster (a
+    result is ~36 KB). An `indent` asked for in the Accept header goes to DRF's own encoder.
+    Types orjson does not know (Decimal, lazy strings) go through DRF's encoder's default."""
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if data is None:
+            return b""
+        if self.get_indent(accepted_media_type or "", renderer_context or {}):
+            return super().render(data, accepted_media_type, renderer_context)
+        return orjson.dumps(data, default=_DRF_ENCODER.default)
+
+
+_DRF_ENCODER = encoders.JSONEncoder()
 MyCnfRenderer = _text_renderer("mycnf")
 SqlRenderer = _text_renderer("sql")
 UdevRenderer = _text_renderer("udev")
+SysctlRenderer = _text_renderer("sysctl")
 EXPORT_RENDERERS: tuple[type[BaseRenderer], ...] = (
-    JSONRenderer,
+    FastJsonRenderer,
     MyCnfRenderer,
     SqlRenderer,
     UdevRenderer,
+    SysctlRenderer,
 )
 
 
@@ -130,3 +154,8 @@ class ExportNegotiation(DefaultContentNegotiation):
             return super().select_renderer(request, renderers, format_suffix)
         except exceptions.NotAcceptable:
             return renderers[0], str(renderers[0].media_type)
+
+
+def base_url(request: Request) -> str:
+    """This site's address as the client reached it, for the links an export carries."""
+    return request.build_absolute_uri("/").rstrip("/")

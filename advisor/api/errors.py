@@ -9,7 +9,7 @@ are the profile's own dotted paths, so the API names fields exactly as the wizar
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -61,6 +61,7 @@ class FieldErrors(exceptions.APIException):
 
 def flatten(detail: Any, prefix: str = "") -> Errors:
     """DRF's nested error detail as {"dotted.path": [messages]}; list indexes become path parts."""
+    items: Iterable[tuple[Any, Any]]
     if isinstance(detail, Mapping):
         items = detail.items()
     elif isinstance(detail, list) and any(isinstance(d, Mapping | list) for d in detail):
@@ -102,7 +103,7 @@ def _api_exception_response(exc: exceptions.APIException) -> JsonResponse:
     else:
         response = error_response(str(exc.detail), status_code=exc.status_code)
     if getattr(exc, "auth_header", None):
-        response["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+        response["WWW-Authenticate"] = exc.auth_header
     wait = getattr(exc, "wait", None) or getattr(exc, "retry_after_seconds", None)
     if wait:
         response["Retry-After"] = str(max(1, round(wait)))

@@ -12,7 +12,7 @@ read one each, `names`, `numbers`, `text` and `messages` hold what they share.
 
 from rules.current.errors import CurrentParseError
 from rules.current.names import normalise_name
-from rules.current.numbers import parse_number
 from rules.current.parse import ORIGIN_LABELS, parse_current
+from rules.current.server_numbers import parse_number
 
 __all__ = ["ORIGIN_LABELS", "CurrentParseError", "normalise_name", "parse_current", "parse_number"]

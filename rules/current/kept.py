@@ -12,7 +12,10 @@ from collections.abc import Collection, Mapping
 # Keys of a result's echoed `current` that are not variables.
 ECHO_META_KEYS = frozenset({"origin", "dropped_variables", "os"})
 # Variables kept although the catalog has no row for them, because the audit (rules/audit.py)
-# warns about them: MySQL 8.0 removed the query cache, and a server given these will not start.
+# warns about them: MySQL 8.0 removed the query cache, and a server given these will not start;
+# the per-connection buffers times max_connections can promise more memory than the host has
+# (the sort, join, read and temporary-table limits have catalog rows and are kept anyway).
+UNCATALOGUED_SESSION_BUFFERS = ("binlog_cache_size", "thread_stack")
 AUDITED_NAMES = frozenset(
     {
         "query_cache_limit",
@@ -20,6 +23,8 @@ AUDITED_NAMES = frozenset(
         "query_cache_size",
         "query_cache_type",
         "query_cache_wlock_invalidate",
+        "max_connections",
+        *UNCATALOGUED_SESSION_BUFFERS,
     }
 )
 

@@ -9,7 +9,7 @@ from rules.current.system import read_os
 from rules.current.text import Parsed
 from rules.current.variables import read_variables
 from rules.profile import Current
-from rules.schema import CURRENT_FORMS
+from rules.profile_fields import CURRENT_FORMS
 
 _FORMS = ", ".join(CURRENT_FORMS)
 # How a result names where the current configuration came from, by `Current.origin`.

@@ -13,7 +13,7 @@ import dataclasses
 from rules.catalog import NUMERIC_TYPES, ServerCatalog, VariableSpec
 from rules.current.kept import keep_read_variables
 from rules.current.messages import clip
-from rules.current.numbers import parse_number
+from rules.current.server_numbers import parse_number
 from rules.profile import Current
 
 _BOOL_WORDS = frozenset({"on", "off", "true", "false", "1", "0"})

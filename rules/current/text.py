@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from rules.current.errors import CurrentParseError
 from rules.current.messages import kind
-from rules.schema import MAX_CURRENT_TEXT_BYTES
+from rules.profile_fields import MAX_CURRENT_TEXT_BYTES
 
 MAX_VALUE_CHARS = 65_536
 # Share of control characters above which a text is taken for binary data, not a config.

@@ -7,7 +7,7 @@ from rules.current.errors import CurrentParseError
 from rules.current.messages import kind, show
 from rules.current.names import MAX_NAME_CHARS, is_name, normalise_name
 from rules.current.text import CONTROL, MAX_VALUE_CHARS, Parsed
-from rules.schema import MAX_CURRENT_TEXT_BYTES
+from rules.profile_fields import MAX_CURRENT_TEXT_BYTES
 
 MAX_VARIABLES = 5000
 

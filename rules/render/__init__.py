@@ -1,4 +1,4 @@
-"""Every export of a result: JSON, my.cnf, SQL and udev rules, all read from the same `Result`."""
+"""Every export of a result: JSON, my.cnf, SQL, udev rules and sysctl.d, all from one `Result`."""
 
 import json
 from collections.abc import Callable
@@ -6,6 +6,7 @@ from collections.abc import Callable
 from rules.render.jsonout import result_from_dict, result_to_dict
 from rules.render.mycnf import render_mycnf
 from rules.render.sql import render_sql
+from rules.render.sysctl import render_sysctl
 from rules.render.udev import render_udev
 from rules.result import Result
 
@@ -18,26 +19,29 @@ __all__ = [
     "render_json",
     "render_mycnf",
     "render_sql",
+    "render_sysctl",
     "render_udev",
     "result_from_dict",
     "result_to_dict",
 ]
 
-FORMATS: tuple[str, ...] = ("json", "mycnf", "sql", "udev")
+FORMATS: tuple[str, ...] = ("json", "mycnf", "sql", "udev", "sysctl")
 
 CONTENT_TYPES: dict[str, str] = {
     "json": "application/json",
     "mycnf": "text/plain; charset=utf-8",
     "sql": "application/sql; charset=utf-8",
     "udev": "text/plain; charset=utf-8",
+    "sysctl": "text/plain; charset=utf-8",
 }
 
-# `{id}` is the result's id; the udev file keeps the name it must have in /etc/udev/rules.d/.
+# `{id}` is the result's id; the udev and sysctl files keep the names they must have where they go.
 FILENAMES: dict[str, str] = {
     "json": "innodb-io-advisor-{id}.json",
     "mycnf": "innodb-io-advisor-{id}.cnf",
     "sql": "innodb-io-advisor-{id}.sql",
     "udev": "60-innodb-io-advisor.rules",
+    "sysctl": "60-innodb-io-advisor.conf",
 }
 
 
@@ -51,6 +55,7 @@ _RENDERERS: dict[str, Callable[..., str]] = {
     "mycnf": render_mycnf,
     "sql": render_sql,
     "udev": render_udev,
+    "sysctl": render_sysctl,
 }
 
 

@@ -31,6 +31,7 @@ def render_mycnf(result: Result, *, base_url: str = "") -> str:
         *header_lines(result, "my.cnf drop-in", base_url=base_url),
         *(f"Warning: {warning}" for warning in result.warnings),
         restart_line(settings),
+        *left_out_lines(result),
         "Install: copy into the server's include directory (a file ending in .cnf, e.g.",
         "/etc/mysql/conf.d/ or /etc/my.cnf.d/), then restart the server.",
     ]
@@ -45,8 +46,21 @@ def render_mycnf(result: Result, *, base_url: str = "") -> str:
 
 
 def server_settings(result: Result) -> tuple[Setting, ...]:
-    """The settings that belong to the server itself, in result order."""
-    return tuple(s for s in result.settings if s.scope == SERVER_SCOPE)
+    """The settings the exports write for the server itself, in result order: a setting equal
+    to the version's default is left out unless the profile asks for it (`written`)."""
+    return tuple(s for s in result.written_settings() if s.scope == SERVER_SCOPE)
+
+
+def left_out_lines(result: Result) -> list[str]:
+    """One header line naming the recommendations left out because they are the defaults."""
+    left = [s for s in result.left_out() if s.scope == SERVER_SCOPE]
+    if not left:
+        return []
+    shown = ", ".join(f"{variable_name(s)} = {config_value(s)}" for s in left)
+    return [
+        f"Left out, already this server's defaults: {shown} "
+        "(set options.include_defaults to write them)"
+    ]
 
 
 def header_lines(result: Result, what: str, *, base_url: str = "") -> list[str]:
@@ -68,6 +82,17 @@ def restart_line(settings: tuple[Setting, ...]) -> str:
 
 def permalink_url(result: Result, base_url: str = "") -> str:
     return base_url.rstrip("/") + result.permalink
+
+
+def install_header(
+    result: Result, what: str, path: str, command: str, *, base_url: str = ""
+) -> list[str]:
+    """The commented header of a system file: what it is, where it goes, what reloads it."""
+    header = [
+        *header_lines(result, what, base_url=base_url),
+        f"Install: copy this file to {path}, then run",
+    ]
+    return [*(comment("#", line) for line in header), f"#   {command}"]
 
 
 def comment(mark: str, text: str) -> str:

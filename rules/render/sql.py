@@ -12,6 +12,7 @@ from rules.render.mycnf import (
     comment,
     config_value,
     header_lines,
+    left_out_lines,
     restart_line,
     server_settings,
     server_value,
@@ -21,6 +22,9 @@ from rules.result import Result, Setting
 from rules.version import parse_version
 
 _QUOTED_KINDS = frozenset({"enum"})
+# Variables MySQL refuses to persist (SET PERSIST and PERSIST_ONLY fail: "non persistent"; the
+# catalog's notes); they go to my.cnf only.
+NOT_PERSISTABLE = frozenset({"innodb_doublewrite", "innodb_dedicated_server"})
 _NUMERIC = frozenset("0123456789.-")
 
 
@@ -34,9 +38,12 @@ def render_sql(result: Result, *, base_url: str = "") -> str:
         *header_lines(result, "SQL for a running server", base_url=base_url),
         *(f"Warning: {warning}" for warning in result.warnings),
         restart_line(settings),
+        *left_out_lines(result),
         *(_PERSIST_NOTE if persist else _GLOBAL_NOTE),
     ]
     lines = [comment("--", line) for line in header]
+    mycnf_only = [s for s in settings if persist and s.name in NOT_PERSISTABLE]
+    settings = tuple(s for s in settings if s not in mycnf_only)
     static = [s for s in settings if not s.dynamic]
     online = settings if persist else tuple(s for s in settings if s.dynamic)
     for setting in online:
@@ -53,6 +60,9 @@ def render_sql(result: Result, *, base_url: str = "") -> str:
         )
         lines += ["", title]
         lines += [f"-- {variable_name(s)} = {config_value(s)}" for s in static]
+    if mycnf_only:
+        lines += ["", "-- cannot be persisted; needs a restart; put these in my.cnf:"]
+        lines += [f"-- {variable_name(s)} = {config_value(s)}" for s in mycnf_only]
     return "\n".join(lines) + "\n"
 
 

@@ -1,76 +1,94 @@
-"""innodb_buffer_pool_size: the largest share of RAM that leaves room for connections and the OS."""
+"""innodb_buffer_pool_size: the largest share of RAM that leaves room for connections and the OS.
 
-from rules.enums import Flavor
-from rules.numbers import percent_text
+The share follows the manual's sizing for a dedicated server (75% of RAM above 4 GiB, 50% up to
+4 GiB), except that on large hosts a fixed reserve replaces the 25%; then the pool, the log
+buffer, every connection's buffers and an OS reserve must fit in RAM, or the pool gives way.
+"""
+
+from rules.memory import Budget, memory_budget
 from rules.result import Evidence
+from rules.rounding import percent_text
 from rules.rule import Case, Context, Proposal, Rule
+from rules.settings.log_buffer import log_buffer_bytes
+from rules.settings.page_cleaning import CHUNK_BYTES, instances_for
 from rules.units import GIB, MIB, bytes_for_people, round_down
 
 # mysql-manual-dedicated-server: innodb_dedicated_server gives the pool 75% of RAM above 4 GiB and
-# 50% up to 4 GiB; mysql-manual-buffer-pool: 50 to 75% of RAM on a dedicated server.
+# 50% up to 4 GiB (128 MiB below 1 GiB); mysql-manual-buffer-pool: 50 to 75% of RAM.
 SHARE_ABOVE_4_GIB = 0.75
 SHARE_UP_TO_4_GIB = 0.50
 SMALL_RAM_BYTES = 4 * GIB
-# What stays outside the pool. Per connection: sort, join, read and read_rnd buffers plus the
-# thread stack and network buffer at their defaults come to about 2 MiB (mysql-manual-memory).
-PER_CONNECTION_BYTES = 2 * MIB
-# The OS, the server's own structures and the page cache for redo/binlog: 512 MiB plus 5% of RAM
-# (advisor-engineering-judgement; no published figure).
-OS_RESERVE_BYTES = 512 * MIB
-OS_RESERVE_SHARE = 0.05
-CHUNK_BYTES = 128 * MIB  # innodb_buffer_pool_chunk_size default (catalog)
+DEDICATED_SIZING_FROM_BYTES = GIB  # below 1 GiB innodb_dedicated_server keeps the 128 MiB default
+# On large hosts 25% of RAM is far more than the OS and connections use (percona-2015-bp-80-
+# percent; grippa-2023-80-percent-rule: 51 GB idle on 256 GB), so at most 16 GiB stays outside
+# the pool by the share rule; the budget below still has to fit. 16 GiB is 25% of 64 GiB, where
+# the two meet (advisor-engineering-judgement for the figure itself).
+LARGE_HOST_RESERVE_BYTES = 16 * GIB
 MIN_POOL_BYTES = 128 * MIB
 
 
-def memory_budget(ram_bytes: int, concurrency: int) -> int:
-    """Bytes kept outside the buffer pool."""
-    return int(OS_RESERVE_BYTES + OS_RESERVE_SHARE * ram_bytes + PER_CONNECTION_BYTES * concurrency)
+def target_pool(ram: int) -> tuple[int, str]:
+    """(the pool the sizing rule asks for, "share" or "large")."""
+    share = SHARE_ABOVE_4_GIB if ram > SMALL_RAM_BYTES else SHARE_UP_TO_4_GIB
+    by_share = int(ram * share)
+    if ram - LARGE_HOST_RESERVE_BYTES > by_share:
+        return ram - LARGE_HOST_RESERVE_BYTES, "large"
+    return by_share, "share"
 
 
-def _pool_alignment(ctx: Context, pool: int) -> int:
-    """MySQL rounds the pool up to chunk x instances (8 instances from 1 GiB); round down first."""
-    if ctx.profile.server.flavor is Flavor.MARIADB or pool < GIB:
-        return CHUNK_BYTES
-    cores = ctx.profile.hardware.cpu_cores
-    if ctx.catalog.version.series >= (8, 4):  # 8.4: min(pool / (2 chunks), cores / 4), 1..64
-        instances = max(1, min(pool // (2 * CHUNK_BYTES), cores // 4, 64))
-    else:
-        instances = 8
-    return CHUNK_BYTES * instances
+def budget_for(ctx: Context) -> Budget:
+    return memory_budget(ctx.profile, ctx.catalog, log_buffer_bytes(ctx))
 
 
 def compute(ctx: Context) -> tuple[Proposal, ...]:
     ram = ctx.profile.hardware.ram_bytes
-    concurrency = ctx.profile.workload.concurrency
-    share = SHARE_ABOVE_4_GIB if ram > SMALL_RAM_BYTES else SHARE_UP_TO_4_GIB
-    budget = memory_budget(ram, concurrency)
-    pool = int(min(ram * share, ram - budget))
-    tight = pool < ram * share
-    pool = max(MIN_POOL_BYTES, round_down(pool, _pool_alignment(ctx, pool)))
+    target, case = target_pool(ram)
+    budget = budget_for(ctx)
+    pool = min(target, ram - budget.total)
+    if pool < target:
+        case = "tight"
+    pool = max(MIN_POOL_BYTES, round_down(pool, CHUNK_BYTES * instances_for(ctx, pool)))
     data = ctx.profile.workload.data_size_bytes
-    facts = {
-        "pool": bytes_for_people(pool),
-        "ram": bytes_for_people(ram),
-        "pool_share": percent_text(pool / ram),  # the pool's real share, after rounding
-        "share": percent_text(share),  # the share the sizing rule asks for
-        "left": bytes_for_people(max(0, ram - pool)),  # what RAM minus the pool leaves
-        "budget": bytes_for_people(budget),
-        "concurrency": concurrency,
-        "fit": "all" if pool >= data else percent_text(pool / data),
-    }
     warnings: list[str] = []
-    if pool + budget > ram:
+    if pool + budget.total > ram:
         warnings.append(
             f"RAM is too small: {bytes_for_people(ram)} cannot hold even a minimal "
-            f"{bytes_for_people(pool)} buffer pool plus {concurrency} connections."
+            f"{bytes_for_people(pool)} buffer pool plus {ctx.profile.workload.concurrency} "
+            "connections' buffers."
         )
     if data > 10 * pool:
         warnings.append(
             f"The buffer pool holds only {percent_text(pool / data)} of the data: expect an "
             "IO-bound server; more RAM is the biggest single lever."
         )
-    case = "tight" if tight else "share"
+    facts = _facts(ctx, pool, target, budget)
     return (Proposal("innodb_buffer_pool_size", pool, case, facts, tuple(warnings)),)
+
+
+def _facts(ctx: Context, pool: int, target: int, budget: Budget) -> dict[str, object]:
+    ram, data = ctx.profile.hardware.ram_bytes, ctx.profile.workload.data_size_bytes
+    share = SHARE_ABOVE_4_GIB if ram > SMALL_RAM_BYTES else SHARE_UP_TO_4_GIB
+    dedicated = ctx.catalog.exists("innodb_dedicated_server") and ram >= DEDICATED_SIZING_FROM_BYTES
+    return {
+        "pool": bytes_for_people(pool),
+        "ram": bytes_for_people(ram),
+        "pool_share": percent_text(pool / ram),  # the pool's real share, after rounding
+        "share": percent_text(share),  # the share the sizing rule asks for
+        "quarter": bytes_for_people(ram * (1 - share)),  # what the share would leave out
+        "reserve": bytes_for_people(LARGE_HOST_RESERVE_BYTES),
+        "target": bytes_for_people(target),
+        "left": bytes_for_people(max(0, ram - pool)),  # what RAM minus the pool leaves
+        "budget": bytes_for_people(budget.total),
+        "os": bytes_for_people(budget.os_reserve),
+        "log_buffer": bytes_for_people(budget.log_buffer),
+        "per_session": bytes_for_people(budget.per_session),
+        "sessions": bytes_for_people(budget.sessions),
+        "concurrency": ctx.profile.workload.concurrency,
+        "fit": "all" if pool >= data else percent_text(pool / data),
+        "sizing": "The manual's dedicated-server sizing (what innodb_dedicated_server does)"
+        if dedicated
+        else "The usual sizing for a host dedicated to the database",
+    }
 
 
 _EVIDENCE = (
@@ -83,19 +101,38 @@ _EVIDENCE = (
         "innodb_dedicated_server sizes the pool at 75% of RAM above 4 GB and 50% up to 4 GB.",
     ),
     Evidence(
+        "mysql-manual-memory",
+        "Each connection may allocate its sort, join and read buffers and an in-memory "
+        "temporary table, so memory grows with the number of busy connections.",
+    ),
+    Evidence(
         "percona-2016-tpcc-samsung",
         "On one SATA SSD, tpcc went from 1,932 to 39,469 NOTPM as "
         "the pool grew from 5 to 115 GB: cache fit dominates IO-bound throughput.",
     ),
     Evidence(
         "advisor-engineering-judgement",
-        "Outside the pool stay 512 MiB plus 5% of RAM for the OS and about 2 MiB per connection.",
+        "Outside the pool stay 512 MiB plus 5% of RAM for the OS and the server's own "
+        "structures, and on large hosts the share rule keeps at most 16 GiB out of the pool.",
+    ),
+)
+_EV_LARGE = (
+    Evidence(
+        "percona-2015-bp-80-percent",
+        "A fixed share of RAM ignores what actually uses memory, and on large hosts leaves far "
+        "more idle than the OS and connections need.",
+    ),
+    Evidence(
+        "grippa-2023-80-percent-rule",
+        "The 80% rule leaves 51 GB idle on a 256 GB server and 205 GB on a 1 TB one.",
     ),
 )
 _EXPLAIN = (
     "The buffer pool caches data and index pages; every page it holds is a read the disks do not "
     "do. It gets {pool}, {pool_share} of {ram}, enough for {fit} of the data. That leaves {left} "
-    "outside it, where the OS and {concurrency} connections' buffers need about {budget}."
+    "outside it, where the server needs about {budget}: {os} for the OS and its own "
+    "structures, a {log_buffer} log buffer, and {sessions} for {concurrency} connections whose "
+    "sort, join, read and temporary-table buffers may each reach {per_session}."
 )
 RULE = Rule(
     id="buffer-pool-ram-share",
@@ -104,14 +141,23 @@ RULE = Rule(
     cases={
         "share": Case(
             "{pool_share} of RAM, leaving {left} for the OS and connections",
-            _EXPLAIN + " The manual's dedicated-server sizing gives the pool {share} of RAM, "
-            "rounded down here to whole chunks.",
+            _EXPLAIN + " {sizing} gives the pool {share} of RAM, rounded down here to whole "
+            "chunks.",
             _EVIDENCE,
         ),
+        "large": Case(
+            "{pool_share} of RAM: on a host this large a fixed {reserve} stays outside the pool",
+            _EXPLAIN + " {sizing} would give the pool {share} of RAM and leave {quarter} out "
+            "of it, far more than the OS and connections use on a host this large; a fixed "
+            "{reserve} is kept out instead, so the pool gets {target}, rounded down to whole "
+            "chunks.",
+            _EVIDENCE + _EV_LARGE,
+        ),
         "tight": Case(
-            "{pool_share} of RAM, limited by the memory {concurrency} connections and the OS need",
-            _EXPLAIN + " The manual's dedicated-server share of {share} would not leave that "
-            "room, so the pool is smaller.",
+            "{pool_share} of RAM, lowered so that the memory {concurrency} connections and the "
+            "OS need fits",
+            _EXPLAIN + " The sizing rule would give the pool {target}, which would not leave "
+            "that room, so the pool is lowered to fit in RAM.",
             _EVIDENCE,
         ),
     },

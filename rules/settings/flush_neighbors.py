@@ -22,11 +22,6 @@ _EV_PERCONA = Evidence(
     "percona-2012-flush-neighbors",
     "Neighbour flushing is best off on SSD and steadies throughput on spinning disks.",
 )
-_EV_TEAM = Evidence(
-    "innodb-team-neighbor-flushing",
-    "A single disk or a RAID of disks with "
-    "large stripes is bound by write seeks, where neighbour flushing helps.",
-)
 RULE = Rule(
     id="flush-neighbors-by-media",
     setting="innodb_flush_neighbors",
@@ -37,7 +32,7 @@ RULE = Rule(
             "On spinning disks the seek costs far more than the transfer, so writing the "
             "dirty neighbours of a page in the same extent saves seeks later. MySQL 8.0 "
             "turned it off by default for flash and asks disk users to set 1.",
-            (_EV_WL, _EV_PERCONA, _EV_TEAM),
+            (_EV_WL, _EV_PERCONA),
         ),
         "flash": Case(
             "off: flash has no seek to save, neighbours would be extra writes",

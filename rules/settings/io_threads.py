@@ -1,8 +1,8 @@
 """innodb_read_io_threads and innodb_write_io_threads: background threads issuing async IO."""
 
 from rules.enums import Media
-from rules.numbers import clamp
 from rules.result import Evidence
+from rules.rounding import clamp
 from rules.rule import Case, Context, Proposal, Rule
 
 # MySQL 8.4 defaults read threads to clamp(cores / 2, 4, 64) (mysql-manual-8-4-defaults).

@@ -1,98 +1,82 @@
 """The Linux IO scheduler for the data devices, by device class and kernel generation."""
 
-from dataclasses import dataclass
-
 from rules.enums import Media
 from rules.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
+from rules.system.block import DEVICE_CLASSES, UDEV_PATH, DeviceClass, device_loop, udev_rule
+from rules.system.kernel import MARKER, Generation, describe, generation
 
-UDEV_PATH = "/etc/udev/rules.d/60-innodb-io-advisor.rules"
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceClass:
-    label: str
-    udev_match: str  # udev keys selecting the devices
-    shell_glob: str
-    rotational: str | None  # required value of queue/rotational, None for any
-
-
-DEVICE_CLASSES: dict[Media, DeviceClass] = {
-    Media.HDD: DeviceClass(
-        "data devices (rotational)",
-        'KERNEL=="sd[a-z]*", ATTR{queue/rotational}=="1"',
-        "/sys/block/sd*",
-        "1",
-    ),
-    Media.SATA_SSD: DeviceClass(
-        "data devices (SATA/SAS flash)",
-        'KERNEL=="sd[a-z]*", ATTR{queue/rotational}=="0"',
-        "/sys/block/sd*",
-        "0",
-    ),
-    Media.NVME: DeviceClass(
-        "NVMe namespaces", 'KERNEL=="nvme[0-9]*n[0-9]*"', "/sys/block/nvme*n*", None
-    ),
-}
-# Scheduler names: (blk-mq, from Linux 5.0; legacy single-queue, before it) (linux-kernel-blk-mq).
+# Scheduler names by generation (rules/system/kernel.py: blk-mq from 4.19 and on RHEL 8's 4.18,
+# legacy before; linux-kernel-blk-mq, linux-scsi-mq-default, rhel-8-disk-scheduler).
 # Plain disks: deadline, far ahead of cfq (percona-2009-schedulers, domas-2007-deadline).
 # Behind a battery-backed RAID controller: noop, leaving ordering to the controller
 # (percona-2009-schedulers: noop 6586 vs deadline 6514 vs cfq 2794; percona-2008-xtradb-iobound).
-# Flash: no reordering needed (dimitri-2012-schedulers).
-SCHEDULERS: dict[str, tuple[str, str]] = {
-    "hdd": ("mq-deadline", "deadline"),
-    "hdd-controller": ("none", "noop"),
-    "flash": ("none", "noop"),
-    "nvme": ("none", "none"),
+# Flash: no reordering needed (dimitri-2012-schedulers). NVMe is blk-mq on every kernel.
+SCHEDULERS: dict[str, dict[Generation, str]] = {
+    "hdd": {Generation.MULTI_QUEUE: "mq-deadline", Generation.LEGACY: "deadline"},
+    "hdd-controller": {Generation.MULTI_QUEUE: "none", Generation.LEGACY: "noop"},
+    "flash": {Generation.MULTI_QUEUE: "none", Generation.LEGACY: "noop"},
+    "nvme": {Generation.MULTI_QUEUE: "none", Generation.LEGACY: "none"},
 }
 
 
 def compute(ctx: Context) -> tuple[OsProposal, ...]:
     storage = ctx.profile.hardware.storage
     kernel = ctx.profile.hardware.kernel
-    blk_mq = kernel is None or kernel.has_blk_mq_schedulers
     if storage.media is Media.HDD:
         case = "hdd-controller" if storage.has_protected_write_cache else "hdd"
     else:
         case = "nvme" if storage.media is Media.NVME else "flash"
-    value = SCHEDULERS[case][0 if blk_mq else 1]
+    names = SCHEDULERS[case]
+    # A known kernel gets its generation's name; with none given the multi-queue name leads and
+    # the legacy one follows, each applied only where the device lists it.
+    chosen = generation(kernel)
+    choices = {chosen: names[chosen]}
+    if kernel is None and names[Generation.LEGACY] != names[chosen]:
+        choices[Generation.LEGACY] = names[Generation.LEGACY]
     devices = DEVICE_CLASSES[storage.media]
-    facts = {"value": value, "kernel": _kernel_text(ctx), "devices": devices.label}
+    facts = {"value": names[chosen], "kernel": describe(kernel), "devices": devices.label}
     return (
         OsProposal(
             "io_scheduler",
-            value,
+            names[chosen],
             devices.label,
             case,
-            _commands(devices, value),
-            _udev_line(devices, value),
+            _commands(devices, choices),
+            _udev_lines(devices, choices),
             UDEV_PATH,
             facts,
         ),
     )
 
 
-def _kernel_text(ctx: Context) -> str:
-    kernel = ctx.profile.hardware.kernel
-    if kernel is None:
-        return "no kernel was given, so Linux 5.0 or later (multi-queue names) is assumed"
-    generation = "multi-queue" if kernel.has_blk_mq_schedulers else "legacy single-queue"
-    return f"Linux {kernel.major}.{kernel.minor} uses the {generation} scheduler names"
+def _commands(devices: DeviceClass, choices: dict[Generation, str]) -> tuple[str, ...]:
+    if len(choices) == 1:
+        (value,) = choices.values()
+        write = f'echo {value} > "$d/queue/scheduler"'
+    else:  # write the name this kernel lists
+        mq, legacy = choices[Generation.MULTI_QUEUE], choices[Generation.LEGACY]
+        marker = MARKER[Generation.MULTI_QUEUE]
+        write = (
+            f'{{ grep -qw {marker} "$d/queue/scheduler" && echo {mq} || echo {legacy}; }}'
+            ' > "$d/queue/scheduler"'
+        )
+    return (device_loop(devices, write), f"grep . {devices.shell_glob}/queue/scheduler")
 
 
-def _commands(devices: DeviceClass, value: str) -> tuple[str, ...]:
-    test = (
-        f'[ "$(cat "$d/queue/rotational")" = {devices.rotational} ] && '
-        if devices.rotational is not None
-        else ""
+def _udev_lines(devices: DeviceClass, choices: dict[Generation, str]) -> str:
+    """One rule per name; with two, each first checks that the device lists its generation."""
+    if len(choices) == 1:
+        (value,) = choices.values()
+        return udev_rule(devices, f'ATTR{{queue/scheduler}}="{value}"')
+    return "\n".join(
+        udev_rule(
+            devices,
+            f'ATTR{{queue/scheduler}}=="*{MARKER[g]}*"',
+            f'ATTR{{queue/scheduler}}="{value}"',
+        )
+        for g, value in choices.items()
     )
-    loop = f'for d in {devices.shell_glob}; do {test}echo {value} > "$d/queue/scheduler"; done'
-    check = f"grep . {devices.shell_glob}/queue/scheduler"
-    return (loop, check)
-
-
-def _udev_line(devices: DeviceClass, value: str) -> str:
-    return f'ACTION=="add|change", {devices.udev_match}, ATTR{{queue/scheduler}}="{value}"'
 
 
 _WHAT = "The IO scheduler decides in which order the kernel sends requests to a device. "
@@ -110,9 +94,22 @@ _EV_DOMAS = Evidence(
     "On a 6-disk RAID0 deadline kept read waits at 8 ms "
     "against 43 ms with cfq under the same load.",
 )
-_EV_KERNEL = Evidence(
-    "linux-kernel-blk-mq",
-    "From Linux 5.0 only the multi-queue schedulers exist: none, mq-deadline, bfq and kyber.",
+_EV_KERNEL = (
+    Evidence(
+        "linux-kernel-blk-mq",
+        "Linux 5.0 removed the legacy noop, deadline and cfq schedulers: only none, "
+        "mq-deadline, bfq and kyber remain.",
+    ),
+    Evidence(
+        "linux-scsi-mq-default",
+        "From Linux 4.19 SCSI and SATA disks use the multi-queue path unless booted with "
+        "scsi_mod.use_blk_mq=0.",
+    ),
+    Evidence(
+        "rhel-8-disk-scheduler",
+        "RHEL 8's 4.18 kernel supports only the multi-queue schedulers; the single-queue ones of "
+        "RHEL 7 were removed.",
+    ),
 )
 _EV_MANUAL = Evidence(
     "mysql-manual-io-scheduler",
@@ -127,14 +124,14 @@ RULE = OsRule(
             _WHAT + "For plain disks, {value} bounds how long a read waits and does not "
             "idle the disk for one process as cfq does; {kernel}. Set it on every disk "
             "of a software RAID, not on the md device.",
-            (_EV_S7, _EV_DOMAS, _EV_MANUAL, _EV_KERNEL),
+            (_EV_S7, _EV_DOMAS, _EV_MANUAL, *_EV_KERNEL),
         ),
         "hdd-controller": Case(
             "{value}: the battery-backed controller orders writes better",
             _WHAT + "Behind a RAID controller with a battery-backed cache the "
             "controller reorders far better than the kernel can, so {value} "
             "passes requests straight through; {kernel}.",
-            (_EV_S7, _EV_SEED2, _EV_MANUAL, _EV_KERNEL),
+            (_EV_S7, _EV_SEED2, _EV_MANUAL, *_EV_KERNEL),
         ),
         "flash": Case(
             "{value}: flash has no seeks to order",
@@ -146,7 +143,7 @@ RULE = OsRule(
                     "Use noop or deadline, never cfq, for MySQL on fast storage.",
                 ),
                 _EV_MANUAL,
-                _EV_KERNEL,
+                *_EV_KERNEL,
             ),
         ),
         "nvme": Case(
@@ -158,7 +155,7 @@ RULE = OsRule(
                     "dimitri-2012-schedulers",
                     "Use noop or deadline, never cfq, for MySQL on fast storage.",
                 ),
-                _EV_KERNEL,
+                _EV_KERNEL[0],
             ),
         ),
     },

@@ -14,8 +14,8 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from advisor.tasks.maintenance import sessions_clear
-from advisor.wizard.steps import SESSION_KEY
+from advisor.recommendations.wizard.steps import SESSION_KEY
+from advisor.tasks import sessions_clear
 from tests.advisor.wizard.helpers import ANSWERS
 
 pytestmark = pytest.mark.django_db

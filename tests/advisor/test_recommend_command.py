@@ -91,7 +91,7 @@ def test_it_prints_the_json_result_with_evidence(example: str) -> None:
     assert "innodb_io_capacity" in names
     for setting in data["settings"]:
         assert setting["evidence"], setting["name"]
-        assert all(e["citation"] for e in setting["evidence"]), setting["name"]
+        assert all(set(e) == {"source", "finding"} for e in setting["evidence"]), setting["name"]
     cited = {e["source"] for s in data["settings"] for e in s["evidence"]}
     assert cited <= {s["key"] for s in data["sources"]}
     assert data["output_refused"] is None
@@ -217,3 +217,12 @@ def test_an_old_version_gets_no_my_cnf_or_sql(tmp_path: Path, fmt: str) -> None:
     _refused(completed)
     assert "supported" in completed.stderr
     assert "MySQL 5.7, 8.0, 8.4 and 9.x" in completed.stderr
+
+
+def test_include_defaults_in_the_profile_file_writes_the_defaults(tmp_path: Path) -> None:
+    raw = {**raw_profile(), "options": {"include_defaults": True}}
+    completed = _run(_profile_file(tmp_path, raw), "--format", "mycnf")
+    assert completed.returncode == 0, completed.stderr
+    assert "\ninnodb_flush_log_at_trx_commit = 1\n" in completed.stdout
+    plain = _run(_profile_file(tmp_path, raw_profile(), "plain.json"), "--format", "mycnf")
+    assert "\ninnodb_flush_log_at_trx_commit = 1\n" not in plain.stdout

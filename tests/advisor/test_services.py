@@ -1,7 +1,7 @@
 import pytest
 
 from advisor.models import Recommendation
-from advisor.services import recommendation_create, recommendation_get
+from advisor.recommendations.services import recommendation_create, recommendation_get
 from tests.rules.profiles import profile
 
 pytestmark = pytest.mark.django_db
@@ -32,3 +32,12 @@ def test_a_stored_result_is_what_the_user_saw_even_if_rules_change() -> None:
 def test_an_unknown_id_raises_does_not_exist() -> None:
     with pytest.raises(Recommendation.DoesNotExist):
         recommendation_get(recommendation_id="0" * 20)
+
+
+def test_storing_is_one_insert_that_reads_nothing_back(django_assert_num_queries) -> None:
+    recommendation_create(profile=profile())  # stored already: the conflict is ignored
+    with django_assert_num_queries(1) as captured:
+        recommendation_create(profile=profile())
+    (query,) = captured.captured_queries
+    assert query["sql"].startswith("INSERT")
+    assert "ON CONFLICT DO NOTHING" in query["sql"]

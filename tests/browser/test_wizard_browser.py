@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from advisor.services import recommendation_get
+from advisor.recommendations.services import recommendation_get
 from rules.render import render
 from tests.browser.conftest import SCREENSHOTS
 

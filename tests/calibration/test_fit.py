@@ -2,7 +2,8 @@ import numpy as np
 import pytest
 
 from calibration.features import Situation, as_arrays
-from calibration.fit import conformal_bounds, least_squares, prior_vector, source_weights_equal
+from calibration.fit import least_squares, prior_vector
+from calibration.interval import conformal_bounds, interval_weights
 from calibration.model import predict_log
 
 
@@ -13,11 +14,11 @@ def test_conformal_bounds_hold_the_central_share_of_residuals() -> None:
     assert 0.8 <= inside <= 0.82
 
 
-def test_equal_source_weights_stop_one_big_source_setting_the_interval() -> None:
+def test_source_weights_stop_one_big_source_setting_the_interval() -> None:
     residuals = np.array([0.0] * 20 + [1.0, -1.0, 1.2, -1.2])
     sources = ["big"] * 20 + ["a", "b", "c", "d"]
     plain = conformal_bounds(residuals)
-    weighted = conformal_bounds(residuals, weights=source_weights_equal(sources))
+    weighted = conformal_bounds(residuals, weights=interval_weights(sources))
     assert weighted[1] - weighted[0] > plain[1] - plain[0]
 
 

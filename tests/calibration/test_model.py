@@ -4,7 +4,14 @@ import pytest
 from calibration.benchmarks import ACCESS_CODES, BENCHMARKS
 from calibration.features import Situation, as_arrays
 from calibration.fit import BOUNDS, prior_vector
-from calibration.model import LAYOUT, capacities, miss_rate, predict_log
+from calibration.model import (
+    LAYOUT,
+    capacities,
+    miss_rate,
+    predict_log,
+    predict_with_bottleneck,
+    write_combining,
+)
 
 
 def situation(**changes) -> Situation:
@@ -38,7 +45,7 @@ def read_capacity(**changes) -> float:
 @pytest.mark.parametrize("access", ACCESS_CODES)
 def test_the_miss_rate_falls_from_one_to_zero_as_the_pool_covers_the_data(access) -> None:
     shares = np.array([0.0, 0.005, 0.25, 0.5, 0.99, 1.0, 3.0])
-    rates = miss_rate(0.5, shares, np.full(len(shares), ACCESS_CODES[access]))
+    rates = miss_rate(3.0, shares, np.full(len(shares), ACCESS_CODES[access]))
     assert rates[0] == pytest.approx(1.0)
     assert list(rates) == sorted(rates, reverse=True)
     assert rates[5] == 0.0
@@ -48,7 +55,7 @@ def test_the_miss_rate_falls_from_one_to_zero_as_the_pool_covers_the_data(access
 def test_a_hot_set_misses_less_than_uniform_keys_for_the_same_pool() -> None:
     share = np.array([0.1])
     uniform, special, skewed = (
-        float(miss_rate(0.5, share, np.array([ACCESS_CODES[a]]))[0])
+        float(miss_rate(3.0, share, np.array([ACCESS_CODES[a]]))[0])
         for a in ("uniform", "special", "skewed")
     )
     assert uniform == pytest.approx(0.9)
@@ -64,6 +71,9 @@ def test_a_hot_set_misses_less_than_uniform_keys_for_the_same_pool() -> None:
         ("fsync_per_s", 120.0, 9000.0),
         ("pool_to_data", 0.05, 0.9),
         ("cores", 2.0, 32.0),
+        ("redo_mb", 96.0, 16384.0),
+        ("io_capacity_max", 2000.0, 20000.0),
+        ("dirty_pct", 10.0, 90.0),
     ],
 )
 def test_more_capacity_never_lowers_the_prediction(field, low, high) -> None:
@@ -99,3 +109,58 @@ def test_every_parameter_starts_inside_its_physical_bounds() -> None:
     prior = prior_vector()
     for name, (low, high) in BOUNDS.items():
         assert low <= prior[LAYOUT.index(name)] <= high, name
+
+
+def combining(**changes) -> float:
+    x = as_arrays([situation(**changes)])
+    return float(write_combining(x, np.array([6.0]), np.array([0.0]))[0])
+
+
+def test_a_small_redo_writes_every_change_and_a_large_one_shares_writes() -> None:
+    """1 GB of data is 65,536 pages; 1 MB of redo at ~400 bytes a change holds ~2,600
+    changes (each one a write of its own), 64 GB holds ~170M, ~2,600 changes per page."""
+    tiny = combining(redo_mb=1.0, data_gb=1.0, pool_to_data=2.0)
+    huge = combining(redo_mb=65536.0, data_gb=1.0, pool_to_data=2.0)
+    assert tiny > 0.95
+    assert huge < 0.01
+    assert combining(redo_mb=96.0, pool_to_data=2.0) > combining(redo_mb=2048.0, pool_to_data=2.0)
+
+
+def test_the_dirty_page_limit_bounds_how_long_a_page_stays_dirty() -> None:
+    loose = combining(redo_mb=65536.0, dirty_pct=90.0, pool_to_data=0.5)
+    tight = combining(redo_mb=65536.0, dirty_pct=5.0, pool_to_data=0.5)
+    assert tight > loose
+    # A pool that holds the data at the limit lets every page stay dirty: only the redo binds.
+    assert combining(redo_mb=65536.0, pool_to_data=2.0) == combining(
+        redo_mb=65536.0, pool_to_data=3.0
+    )
+
+
+def test_a_low_io_capacity_binds_only_when_the_checkpoint_must_flush() -> None:
+    """A big pool and a small redo leave the page cleaner the writes; a small pool evicts
+    dirty pages itself, and io_capacity_max does not pace evictions (within 1%)."""
+    checkpoint_bound = {"pool_to_data": 0.9, "redo_mb": 96.0, "kind": "update_heavy"}
+    assert predict(io_capacity_max=200.0, **checkpoint_bound) < predict(
+        io_capacity_max=20000.0, **checkpoint_bound
+    )
+    evicting = {"pool_to_data": 0.01, "redo_mb": 96.0, "kind": "update_heavy"}
+    assert predict(io_capacity_max=200.0, **evicting) == pytest.approx(
+        predict(io_capacity_max=20000.0, **evicting), rel=0.01
+    )
+
+
+def test_page_writes_take_device_time_from_reads() -> None:
+    """Reads and writes share one device: doubling the pages written costs throughput even
+    where reads take most of the device's time."""
+    read_heavy = {"pool_to_data": 0.3, "write_iops": 20000.0, "read_iops": 1600.0}
+    assert predict(doublewrite=True, **read_heavy) < predict(doublewrite=False, **read_heavy)
+
+
+def test_the_bottleneck_names_writes_when_they_take_most_of_the_device() -> None:
+    x = as_arrays(
+        [
+            situation(kind="update_heavy", write_iops=100.0, read_iops=100000.0, cores=64.0),
+            situation(kind="read_mostly", write_iops=100.0, read_iops=1000.0, cores=64.0),
+        ]
+    )
+    assert predict_with_bottleneck(prior_vector(), x)[1] == ["page writes", "random reads"]

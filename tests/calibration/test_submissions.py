@@ -222,7 +222,12 @@ def test_it_averages_log_ratios_over_the_arrays_of_a_class():
 
 def test_it_compares_with_the_model_not_with_iops_already_measured_in_the_profile():
     storage = Storage(
-        Media.NVME, None, 1, RaidLevel.NONE, ControllerCache.NONE, MeasuredIops(1e6, 1e6)
+        Media.NVME,
+        None,
+        1,
+        RaidLevel.NONE,
+        ControllerCache.NONE,
+        measured_iops=MeasuredIops(1e6, 1e6),
     )
     model = array_capability(Storage(Media.NVME, None, 1, RaidLevel.NONE, ControllerCache.NONE))
     sample = FioSample(storage, model.random_read_iops, model.random_write_iops)

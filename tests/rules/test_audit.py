@@ -61,8 +61,34 @@ def test_doublewrite_off_on_consumer_flash_is_named() -> None:
         "innodb_doublewrite", warnings_for(**consumer, current={"variables": paste})
     )
     assert "Set innodb_doublewrite=ON" in warning
-    enterprise = warnings_for(**flash("sata_ssd"), current={"variables": paste})
-    assert not [w for w in enterprise if "innodb_doublewrite" in w]
+
+
+@pytest.mark.parametrize("value", ["OFF", "0", "DETECT_ONLY"])
+def test_doublewrite_off_is_named_on_any_storage_the_profile_does_not_call_atomic(value) -> None:
+    # No profile field says the storage writes whole pages atomically, so OFF is never safe.
+    paste = {"innodb_doublewrite": value}
+    for storage in (flash("nvme"), hdd(8, "raid10", cache="write_back_bbu")):
+        server = {"server.version": "8.0.36"} if value == "DETECT_ONLY" else {}
+        warning = one_about(
+            "innodb_doublewrite is", warnings_for(**storage, **server, current={"variables": paste})
+        )
+        assert "atomically" in warning
+        assert "Set innodb_doublewrite=ON" in warning
+
+
+def test_doublewrite_on_is_not_warned_about() -> None:
+    warnings = warnings_for(current={"variables": {"innodb_doublewrite": "ON"}})
+    assert not [w for w in warnings if "innodb_doublewrite" in w]
+
+
+def test_dedicated_server_on_says_which_sizes_the_drop_in_overrides() -> None:
+    paste = {"innodb_dedicated_server": "ON"}
+    warning = one_about(
+        "innodb_dedicated_server",
+        warnings_for(**{"server.version": "8.4.3"}, current={"variables": paste}),
+    )
+    assert "innodb_buffer_pool_size and innodb_redo_log_capacity" in warning
+    assert "MySQL 8.4" in warning
 
 
 @pytest.mark.parametrize(
@@ -88,6 +114,35 @@ def test_parity_raid_without_a_write_back_cache_is_named(level, count, ios) -> N
     warning = one_about("raid_level", warnings_for(**hdd(count, level)))
     assert warning.startswith(f"raid_level {level} without a battery- or flash-backed")
     assert f"costs {ios} device IOs" in warning
+    assert f"({count} x 7200 rpm disks in {level.upper()})" in warning
+    assert "commit's redo sync" in warning
     assert not [
         w for w in warnings_for(**hdd(count, level, cache="write_back_bbu")) if "raid_level" in w
     ]
+
+
+def test_session_buffers_times_connections_beyond_ram_are_named() -> None:
+    paste = "[mysqld]\nmax_connections=2000\nsort_buffer_size=8M\njoin_buffer_size=8M\n"
+    warning = one_about(
+        "max_connections", warnings_for(**{"hardware.ram_gb": 64}, current={"mycnf": paste})
+    )
+    assert warning.startswith(
+        "sort_buffer_size (8M), join_buffer_size (8M) x max_connections 2,000 = 31.2 GiB of "
+        "session buffers, more than the "
+    )
+    assert "beside the 48.0 GiB buffer pool this result sets (64.0 GiB in all)" in warning
+
+
+def test_modest_session_buffers_or_none_pasted_raise_nothing() -> None:
+    modest = {"max_connections": "200", "sort_buffer_size": "256K"}
+    for paste in (modest, {"max_connections": "5000"}):
+        warnings = warnings_for(current={"variables": paste})
+        assert not [w for w in warnings if "session buffers" in w]
+
+
+def test_session_buffers_use_the_default_151_connections_when_unset() -> None:
+    paste = {"read_rnd_buffer_size": "256M"}  # 151 x 256M = 37.8 GiB, on a 32 GiB host
+    warning = one_about(
+        "session buffers", warnings_for(**{"hardware.ram_gb": 32}, current={"variables": paste})
+    )
+    assert "x max_connections 151 =" in warning

@@ -360,3 +360,57 @@ def test_all_rows_lists_existing_variables_of_every_flavor() -> None:
     rows = all_rows()
     assert {row.flavor for row in rows} == {"mysql", "percona", "mariadb"}
     assert all(row.type in TYPES for row in rows)
+
+
+@pytest.mark.parametrize(
+    ("flavor", "version", "name", "expected"),
+    [
+        (MYSQL, "8.0.21", "innodb_log_writer_threads", False),
+        (MYSQL, "8.0.22", "innodb_log_writer_threads", True),
+        (PERCONA, "8.0.36", "innodb_log_writer_threads", True),
+        (MYSQL, "9.1.0", "innodb_log_writer_threads", True),
+        (MARIADB, "11.4.3", "innodb_log_writer_threads", False),
+        (MYSQL, "8.0.25", "innodb_use_fdatasync", False),
+        (MYSQL, "8.0.26", "innodb_use_fdatasync", True),
+        (MARIADB, "10.11.9", "innodb_use_fdatasync", False),
+        (MYSQL, "8.4.3", "innodb_page_cleaners", True),
+        (MARIADB, "10.5.20", "innodb_page_cleaners", True),
+        (MARIADB, "10.6.18", "innodb_page_cleaners", False),
+        (MARIADB, "10.6.18", "innodb_buffer_pool_instances", False),
+        (MYSQL, "5.7.44", "innodb_buffer_pool_instances", True),
+        (MYSQL, "5.7.44", "innodb_dedicated_server", False),
+        (MARIADB, "11.4.3", "innodb_dedicated_server", False),
+    ],
+)
+def test_the_issue_10_variables_exist_where_the_servers_have_them(
+    flavor: Flavor, version: str, name: str, expected: bool
+) -> None:
+    assert catalog_for(flavor, v(version)).exists(name) is expected
+
+
+@pytest.mark.parametrize(
+    ("flavor", "version", "name", "expected"),
+    [
+        (MYSQL, "8.0.36", "innodb_use_fdatasync", "OFF"),
+        (MYSQL, "8.4.3", "innodb_use_fdatasync", "ON"),
+        (MYSQL, "8.0.36", "innodb_log_buffer_size", 16 * MIB),
+        (MYSQL, "8.4.3", "innodb_log_buffer_size", 64 * MIB),
+        (MYSQL, "8.0.36", "innodb_page_cleaners", 4),
+        (MYSQL, "8.4.3", "innodb_page_cleaners", None),  # = the instance count
+        (MYSQL, "8.0.36", "innodb_log_writer_threads", None),  # worked out at startup
+        (MYSQL, "8.0.36", "sort_buffer_size", 256 * 1024),
+        (MARIADB, "10.11.9", "sort_buffer_size", 2 * MIB),
+        (MYSQL, "8.4.3", "tmp_table_size", 16 * MIB),
+        (MARIADB, "11.4.3", "innodb_lru_scan_depth", 1536),
+    ],
+)
+def test_the_issue_10_defaults(flavor: Flavor, version: str, name: str, expected: object) -> None:
+    assert catalog_for(flavor, v(version)).default(name) == expected
+
+
+@pytest.mark.parametrize(
+    ("version", "fast"), [("10.11.9", False), ("11.0.5", False), ("11.0.6", True), ("11.4.3", True)]
+)
+def test_mariadb_offers_doublewrite_fast_from_11_0_6(version: str, fast: bool) -> None:
+    spec = must(spec_at(MARIADB, version, "innodb_doublewrite"))
+    assert ("fast" in spec.values) is fast

@@ -33,6 +33,13 @@ ENGINE_VARIABLES = [
     "innodb_log_file_buffering",
     "innodb_log_buffer_size",
     "innodb_doublewrite",
+    "innodb_lru_scan_depth",
+    # read for the memory budget (defaults or pasted values), never written
+    "sort_buffer_size",
+    "join_buffer_size",
+    "read_buffer_size",
+    "read_rnd_buffer_size",
+    "tmp_table_size",
 ]
 
 

@@ -56,7 +56,7 @@ def test_it_reads_show_global_variables_output() -> None:
     method = result.setting("innodb_flush_method")
     assert method is not None
     assert (method.current, method.change) == ("fsync", Change.CHANGE)
-    (scheduler,) = result.os
+    (scheduler,) = [item for item in result.os if item.name == "io_scheduler"]
     assert scheduler.current == "cfq"
     assert scheduler.change is Change.CHANGE
 

@@ -18,12 +18,16 @@ from rules.catalog import ServerCatalog, catalog_for
 from rules.defaults import io_capacity_max_default, server_name
 from rules.devices import PAGE_BYTES
 from rules.engine import recommend
-from rules.numbers import clamp, percent_text, round_readable
+from rules.memory import memory_budget
 from rules.profile import Profile
 from rules.registry import SETTING_RULES
 from rules.result import Result, Setting
-from rules.rule import Rule
-from rules.settings.buffer_pool import memory_budget
+from rules.rounding import clamp, percent_text, round_readable
+from rules.rule import Context, Rule
+from rules.settings.buffer_pool import LARGE_HOST_RESERVE_BYTES, target_pool
+from rules.settings.log_buffer import LARGE_TRANSACTION_BYTES
+from rules.settings.log_writer import WRITER_THREADS_FROM_CORES
+from rules.settings.page_cleaning import server_instances
 from rules.settings.redo_log import DEFAULT_RECOVERY_MINUTES, RECOVERY_SECONDS_PER_GIB, minutes_text
 from rules.storage import ArrayCapability, array_capability
 from rules.units import GIB, bytes_for_people
@@ -113,15 +117,110 @@ def _buffer_pool(seen: Seen) -> set[str]:
     ram, pool = seen.profile.hardware.ram_bytes, seen.value
     workload = seen.profile.workload
     data = workload.data_size_bytes
+    log_buffer = seen.result.setting("innodb_log_buffer_size")
+    budget = memory_budget(
+        seen.profile, seen.catalog, int(log_buffer.value) if log_buffer else 16 * 1024**2
+    )
+    share = 0.75 if ram > 4 * GIB else 0.5
+    target, sizing = target_pool(ram)
     seen.check("pool", bytes_for_people(pool))
     seen.check("ram", bytes_for_people(ram))
     seen.check("left", bytes_for_people(ram - pool))  # what the pool leaves of RAM
     seen.check("pool_share", percent_text(pool / ram))  # the pool's own share of RAM
-    seen.check("share", "75%" if ram > 4 * GIB else "50%")  # the manual's sizing
-    seen.check("budget", bytes_for_people(memory_budget(ram, workload.concurrency)))
+    seen.check("share", percent_text(share))  # the manual's sizing
+    seen.check("quarter", bytes_for_people(ram * (1 - share)))
+    seen.check("reserve", bytes_for_people(LARGE_HOST_RESERVE_BYTES))
+    seen.check("target", bytes_for_people(target))
+    seen.check("budget", bytes_for_people(budget.total))
+    seen.check("os", bytes_for_people(budget.os_reserve))
+    seen.check("log_buffer", bytes_for_people(budget.log_buffer))
+    seen.check("per_session", bytes_for_people(budget.per_session))
+    seen.check("sessions", bytes_for_people(budget.per_session * workload.concurrency))
     seen.check("concurrency", str(workload.concurrency))
     seen.check("fit", "all" if pool >= data else percent_text(pool / data))
-    return {"pool", "ram", "left", "pool_share", "share", "budget", "concurrency", "fit"}
+    assert budget.os_reserve + budget.log_buffer + budget.sessions == budget.total
+    if seen.case in ("share", "large"):
+        assert seen.case == sizing
+        assert pool <= target
+    if seen.case == "tight":
+        assert ram - budget.total < target
+    return {
+        "pool", "ram", "left", "pool_share", "share", "quarter", "reserve", "target", "budget",
+        "os", "log_buffer", "per_session", "sessions", "concurrency", "fit",
+    }  # fmt: skip
+
+
+def _pool_instances(seen: Seen) -> set[str]:
+    pool = seen.decided("innodb_buffer_pool_size")
+    context_free = server_instances_for(seen, int(pool))
+    seen.check("value", f"{seen.value:.0f}")
+    seen.check("pool", bytes_for_people(pool))
+    seen.check("server", str(context_free))
+    seen.check("each", bytes_for_people(pool / seen.value))
+    assert seen.value <= context_free
+    assert seen.value == 1 or pool / seen.value >= GIB, seen.value  # at least 1 GiB each
+    return {"value", "pool", "server", "each"}
+
+
+def server_instances_for(seen: Seen, pool: int) -> int:
+    return server_instances(Context(seen.profile, seen.catalog, seen.capability), pool)
+
+
+def _page_cleaners(seen: Seen) -> set[str]:
+    instances = seen.result.setting("innodb_buffer_pool_instances")
+    count = float(instances.value) if instances is not None else 1.0
+    assert seen.value == count  # one per instance
+    shipped = seen.catalog.default("innodb_page_cleaners")
+    seen.check("value", f"{count:.0f}")
+    seen.check("server", f"{count if shipped is None else min(float(shipped), count):.0f}")
+    return {"value", "server"}
+
+
+def _scan_depth(seen: Seen) -> set[str]:
+    instances_setting = seen.result.setting("innodb_buffer_pool_instances")
+    instances = int(instances_setting.value) if instances_setting is not None else 1
+    default = int(seen.catalog.default("innodb_lru_scan_depth") or 0)
+    burst = int(seen.decided("innodb_io_capacity_max"))
+    value = int(seen.value)
+    seen.check("value", f"{value:,}")
+    seen.check("stock", f"{default:,}")
+    seen.check("instances", str(instances))
+    seen.check("scan", f"{default * instances:,}")
+    seen.check("burst", f"{burst:,}")
+    seen.check("total", f"{value * instances:,}")
+    if seen.case == "within-burst":
+        assert value * instances <= burst < default * instances
+    if seen.case == "default":
+        assert value == default
+        assert default * instances <= burst
+    return {"value", "stock", "instances", "scan", "burst", "total"}
+
+
+def _log_buffer(seen: Seen) -> set[str]:
+    shipped = float(seen.catalog.default("innodb_log_buffer_size") or 0)
+    seen.check("value", bytes_for_people(seen.value))
+    seen.check("large", bytes_for_people(LARGE_TRANSACTION_BYTES))
+    seen.check("server", server_name(seen.catalog))
+    seen.check("shipped", bytes_for_people(shipped))
+    seen.check("default", _default_note(seen, "innodb_log_buffer_size", seen.value))
+    assert seen.value >= shipped
+    return {"value", "large", "server", "shipped", "default"}
+
+
+def _writer_threads(seen: Seen) -> set[str]:
+    cores = seen.profile.hardware.cpu_cores
+    seen.check("cores", str(cores))
+    seen.check("threshold", str(WRITER_THREADS_FROM_CORES))
+    assert seen.setting.value == ("ON" if cores >= WRITER_THREADS_FROM_CORES else "OFF")
+    return {"cores", "threshold"}
+
+
+def _enum_default(seen: Seen) -> set[str]:
+    default = seen.catalog.default(seen.setting.name)
+    if seen.facts.get("default"):
+        assert str(default).upper() == str(seen.setting.value).upper()
+        assert seen.facts["default"] == f" (the default of {server_name(seen.catalog)})"
+    return {"default"}
 
 
 def _io_capacity(seen: Seen) -> set[str]:
@@ -129,7 +228,7 @@ def _io_capacity(seen: Seen) -> set[str]:
     share = float(seen.facts["share"].rstrip("%")) / 100 if "share" in seen.facts else None
     seen.check("writes", f"{writes:,.0f}")
     seen.check("value", f"{value:,.0f}")
-    seen.check("measured_share", "50%")
+    seen.check("measured_share", "25%")
     seen.check("default", _default_note(seen, "innodb_io_capacity", value))
     if share is not None:
         wanted = round_readable(writes * share)
@@ -140,7 +239,7 @@ def _io_capacity(seen: Seen) -> set[str]:
         if seen.case == "ceiling":
             assert value == 10_000 < wanted
     if seen.case == "measured":
-        assert value == int(writes * 0.5)
+        assert value == int(writes * 0.25)
     if seen.case == "floor":
         assert value == 100 > int(seen.facts["limit"].replace(",", ""))
     return {"share", "portion", "writes", "value", "wanted", "limit", "measured_share", "default"}
@@ -154,8 +253,9 @@ def _io_capacity_max(seen: Seen) -> set[str]:
     seen.check("capacity", f"{capacity:,.0f}")
     seen.check("value", f"{value:,.0f}")
     seen.check("writes", f"{writes:,.0f}")
+    seen.check("max_share", "50%")
     if seen.case == "measured":
-        assert value == max(capacity, int(writes))
+        assert value == max(capacity, int(writes * 0.5))
     else:
         assert value == 2 * capacity  # "twice io_capacity"
     if "default" in seen.facts:
@@ -165,7 +265,7 @@ def _io_capacity_max(seen: Seen) -> set[str]:
         assert (
             not seen.facts["left_out"] or f"run with {server_default:,} " in seen.facts["left_out"]
         )
-    return {"capacity", "value", "writes", "default", "left_out"}
+    return {"capacity", "value", "writes", "max_share", "default", "left_out"}
 
 
 def _read_threads(seen: Seen) -> set[str]:
@@ -248,6 +348,13 @@ def _nothing(seen: Seen) -> set[str]:
 
 CHECKS: dict[str, Callable[[Seen], set[str]]] = {
     "buffer-pool-ram-share": _buffer_pool,
+    "buffer-pool-instances-of-a-gib-or-more": _pool_instances,
+    "page-cleaners-one-per-instance": _page_cleaners,
+    "lru-scan-depth-within-the-write-budget": _scan_depth,
+    "log-buffer-for-large-transactions": _log_buffer,
+    "log-writer-threads-from-core-count": _writer_threads,
+    "fdatasync-for-redo-and-data-syncs": _enum_default,
+    "doublewrite-on-unless-atomic-writes": _enum_default,
     "io-capacity-from-array-iops": _io_capacity,
     "io-capacity-max-double": _io_capacity_max,
     "read-io-threads-from-cores": _read_threads,

@@ -5,9 +5,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rules.bibliography import has_source
 from rules.catalog import CATALOG_SERIES, catalog_for
 from rules.engine import recommend
-from rules.settings.buffer_pool import memory_budget
+from rules.memory import memory_budget
 from rules.validation import parse_profile
 from rules.version import Support, parse_version, support_of
 
@@ -61,7 +62,12 @@ def raw_profiles(draw: st.DrawFn) -> dict[str, Any]:
             "cpu_cores": draw(st.integers(1, 1024)),
             "storage": draw(storages()),
             "filesystem": draw(st.sampled_from([None, "xfs", "ext4", "other"])),
-            "kernel": draw(st.sampled_from([None, "3.10", "4.18", "5.15", "6.8"])),
+            "kernel": draw(
+                st.sampled_from(
+                    [None, "3.10", "4.14", "4.18", "4.18.0-513.el8", "4.19", "5.15", "6.8"]
+                )
+            ),
+            "numa_nodes": draw(st.none() | st.integers(1, 64)),
         },
         "workload": {
             "kind": draw(
@@ -103,9 +109,26 @@ def test_the_buffer_pool_and_the_budget_never_exceed_ram(raw) -> None:
     pool = result.setting("innodb_buffer_pool_size")
     assert pool is not None
     ram = profile.hardware.ram_bytes
-    fits = int(pool.value) + memory_budget(ram, profile.workload.concurrency) <= ram
+    catalog = catalog_for(profile.server.flavor, profile.server.version)
+    log_buffer = result.setting("innodb_log_buffer_size")
+    budget = memory_budget(profile, catalog, int(log_buffer.value) if log_buffer else 0)
+    fits = int(pool.value) + budget.total <= ram
     assert fits or any("RAM is too small" in w for w in result.warnings)
     assert int(pool.value) < ram
+
+
+@PROPERTY_SETTINGS
+@given(raw_profiles())
+def test_every_os_item_has_a_filled_reason_an_explanation_and_known_sources(raw) -> None:
+    result = recommend(parse_profile(raw))
+    assert {item.name for item in result.os} >= {"io_scheduler", "read_ahead_kb", "vm.swappiness"}
+    for item in result.os:
+        assert item.reason
+        assert item.explanation
+        assert "{" not in item.reason + item.explanation, item.rule  # every template filled
+        assert item.evidence
+        assert all(has_source(e.source) for e in item.evidence)
+        assert bool(item.persist) is bool(item.persist_path)
 
 
 def _io_capacity(raw: dict[str, Any]) -> int:

@@ -30,12 +30,26 @@ def test_every_rules_setting_exists_in_each_catalog_version_or_has_a_replacement
             assert version is not None
             catalog = catalog_for(flavor, version)
             for rule in SETTING_RULES:
+                if rule.only_where_present:
+                    continue
                 name = rule.setting
                 assert catalog.exists(name) or catalog.exists(REPLACED.get(name, "")), (
                     flavor,
                     text,
                     name,
                 )
+
+
+def test_a_rule_for_some_versions_only_names_a_variable_some_catalog_has() -> None:
+    catalogs = [
+        catalog_for(flavor, parse_version(text))  # type: ignore[arg-type]
+        for flavor, versions in CATALOG_SERIES.items()
+        for text in versions
+    ]
+    for rule in SETTING_RULES:
+        if rule.only_where_present:
+            assert any(catalog.exists(rule.setting) for catalog in catalogs), rule.id
+            assert not all(catalog.exists(rule.setting) for catalog in catalogs), rule.id
 
 
 def test_the_contracts_minimum_settings_are_all_covered() -> None:
@@ -56,7 +70,14 @@ def test_the_contracts_minimum_settings_are_all_covered() -> None:
         "innodb_flush_neighbors",
     }
     assert required <= {rule.setting for rule in SETTING_RULES}
-    assert {rule.setting for rule in OS_RULES} == {"io_scheduler"}
+    assert {rule.setting for rule in OS_RULES} == {
+        "io_scheduler",
+        "read_ahead_kb",
+        "vm.swappiness",
+        "transparent_hugepage",
+        "numa_policy",
+        "mount_options",
+    }
 
 
 def test_every_case_has_a_one_line_reason_and_an_explanation() -> None:

@@ -260,7 +260,8 @@ def test_each_seed_machine_gets_values_its_article_would_accept(
 
 @pytest.mark.parametrize("raw", [SEED_002, SEED_004])
 def test_the_battery_backed_seed_machines_get_noop_class_schedulers(raw) -> None:
-    (scheduler,) = recommend(parse_profile(raw)).os
+    os_items = recommend(parse_profile(raw)).os
+    (scheduler,) = [item for item in os_items if item.name == "io_scheduler"]
     assert scheduler.value in ("none", "noop")
     assert "percona-2009-schedulers" in {e.source for e in scheduler.evidence}
 

@@ -68,3 +68,21 @@ def test_consumer_flash_syncs_and_sustains_writes_far_below_enterprise_flash() -
 def test_the_summary_agrees_in_number_with_the_device_count() -> None:
     assert capability(**hdd(1, "none")).summary.startswith("one 7200 rpm disk sustains about")
     assert " disks in RAID0 sustain about" in capability(**hdd(2, "raid0")).summary
+
+
+@pytest.mark.parametrize("level", ["raid5", "raid6"])
+def test_parity_raid_without_a_protected_cache_halves_commit_syncs(level) -> None:
+    mirror = capability(**hdd(6, "raid10"))
+    parity = capability(**hdd(6, level))
+    assert parity.fsync_per_s == mirror.fsync_per_s / 2  # read, then write: two round trips
+    assert "read-modify-write" in parity.summary
+
+
+@pytest.mark.parametrize("level", ["raid5", "raid6"])
+def test_a_battery_backed_cache_absorbs_the_parity_read_before_a_sync(level) -> None:
+    assert capability(**hdd(6, level, cache="write_back_bbu")).fsync_per_s == 5000
+
+
+def test_a_measured_write_rate_caps_commit_syncs() -> None:
+    volume = {"hardware.storage.measured_iops": {"random_read": 3000, "random_write": 3000}}
+    assert capability(**flash("sata_ssd"), **volume).fsync_per_s == 3000

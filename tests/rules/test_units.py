@@ -1,6 +1,6 @@
 import pytest
 
-from rules.numbers import percent_text
+from rules.rounding import percent_text
 from rules.units import GIB, MIB, bytes_for_people
 
 

@@ -5,9 +5,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from advisor.calibration_runs import calibration_run_create
-from advisor.calibration_ui.figures import bias, factor, targets
+from advisor.calibration_admin.figures import bias, factor, targets
+from advisor.calibration_admin.runs import calibration_run_create
 from advisor.models import CalibrationRun
+from calibration.interval import INTERVAL
 
 # Report keys left out of --json: the per-point table and the parameters are in the artifact.
 JSON_OMITS = ("table", "params")
@@ -26,7 +27,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        run = calibration_run_create(trigger=CalibrationRun.Trigger.COMMAND)
+        trigger = CalibrationRun.Trigger.COMMAND
+        run = calibration_run_create(trigger=trigger)  # type: ignore[arg-type]  # a str at runtime
         if options["json"]:
             self.stdout.write(json.dumps(_as_json(run), sort_keys=True))
         else:
@@ -40,7 +42,7 @@ def _as_json(run: CalibrationRun) -> dict[str, Any]:
 
 def _lines(run: CalibrationRun) -> list[str]:
     report = run.report
-    share = f"{report.get('interval', 0.8):.0%}"
+    share = f"{report.get('interval', INTERVAL):.0%}"
     lines = [
         f"Calibration {run.version}",
         f"  artifact: {run.artifact}",

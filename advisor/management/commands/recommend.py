@@ -1,4 +1,4 @@
-"""`python manage.py recommend FILE|- --format json|mycnf|sql|udev`: print one export."""
+"""`python manage.py recommend FILE|- --format json|mycnf|sql|udev|sysctl`: print one export."""
 
 import json
 import os
@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from advisor.services import recommendation_compute
+from advisor.recommendations.services import recommendation_compute
 from rules.errors import OutputRefused, ProfileError
 from rules.render import FORMATS, render
 from rules.validation import parse_profile

@@ -60,7 +60,7 @@ def test_it_answers_202_with_the_batch_and_where_to_poll(create):
 def test_the_batch_is_recorded_before_it_is_queued(
     post_json, token, django_capture_on_commit_callbacks
 ):
-    with mock.patch("advisor.tasks.batches.batch_start.delay") as delay:
+    with mock.patch("advisor.fleet.tasks.batch_start.delay") as delay:
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
             response = post_json(URL, fleet(), token=token)
         assert response.status_code == 202
@@ -155,7 +155,7 @@ def test_a_body_over_10_mib_is_413_before_it_is_read(client, token):
 
 
 def test_the_archive_waits_for_the_batch_with_409(post_json, get, token):
-    with mock.patch("advisor.tasks.batches.batch_start.delay"):
+    with mock.patch("advisor.fleet.tasks.batch_start.delay"):
         created = post_json(URL, fleet(), token=token).json()
     response = get(path_of(created["archive_url"]), token=token)
     assert response.status_code == 409
@@ -187,7 +187,7 @@ def test_the_archive_has_one_mycnf_per_host_and_a_summary(create, get, token):
 @pytest.mark.django_db(transaction=True)
 def test_broker_down_refuses_the_batch_whole_with_503_and_keeps_nothing(post_json, token):
     refused = OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
-    with mock.patch("advisor.tasks.batches.batch_start.delay", side_effect=refused):
+    with mock.patch("advisor.fleet.tasks.batch_start.delay", side_effect=refused):
         response = post_json(URL, fleet(), token=token)
     assert response.status_code == 503
     assert "refused whole" in response.json()["message"]

@@ -25,6 +25,7 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
         "/api/v1/recommendations/{recommendation_id}/mycnf",
         "/api/v1/recommendations/{recommendation_id}/sql",
         "/api/v1/recommendations/{recommendation_id}/udev",
+        "/api/v1/recommendations/{recommendation_id}/sysctl",
         "/api/v1/rules",
         "/api/v1/sources",
     }

@@ -7,7 +7,7 @@ from rest_framework.exceptions import ValidationError
 
 from advisor.api import errors as api_errors
 from advisor.api.errors import flatten
-from advisor.api.views import recommendations
+from advisor.recommendations import api_views as recommendations
 from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from advisor.models import Recommendation
-from advisor.services import recommendation_compute
+from advisor.recommendations.services import recommendation_compute
 from rules.errors import ProfileError
 from rules.render import render
 from rules.validation import parse_profile
@@ -47,6 +47,7 @@ def test_a_store_flag_that_is_not_a_boolean_is_refused_naming_it(post_json):
         ("mycnf", "text/plain; charset=utf-8", ".cnf"),
         ("sql", "application/sql; charset=utf-8", ".sql"),
         ("udev", "text/plain; charset=utf-8", ".rules"),
+        ("sysctl", "text/plain; charset=utf-8", ".conf"),
     ],
 )
 def test_format_returns_the_export_itself_with_a_filename(post_json, fmt, content_type, suffix):
@@ -78,7 +79,8 @@ def test_an_accept_header_we_cannot_meet_gets_json(post_json):
 def test_an_unknown_format_is_a_400_naming_the_format_field(post_json):
     response = post_json(f"{URL}?format=yaml", raw_profile())
     assert response.status_code == 400
-    assert response.json()["errors"] == {"format": ["must be one of json, mycnf, sql, udev"]}
+    message = "must be one of json, mycnf, sql, udev, sysctl"
+    assert response.json()["errors"] == {"format": [message]}
 
 
 @pytest.mark.parametrize(
@@ -118,7 +120,7 @@ def test_a_stored_recommendation_reads_back_in_every_format(post_json, get):
     again = get(f"{URL}/{created['id']}")
     assert again.status_code == 200
     assert again.json() == created
-    for fmt, start in (("mycnf", "# InnoDB"), ("sql", "--"), ("udev", "#")):
+    for fmt, start in (("mycnf", "# InnoDB"), ("sql", "--"), ("udev", "#"), ("sysctl", "#")):
         export = get(f"{URL}/{created['id']}/{fmt}")
         assert export.status_code == 200, export.content
         assert export.content.decode().startswith(start)
@@ -132,7 +134,7 @@ def test_a_stored_old_version_refuses_mycnf_with_422(post_json, get):
     assert list(response.json()["errors"]) == ["server.version"]
 
 
-@pytest.mark.parametrize("suffix", ["", "/mycnf", "/sql", "/udev"])
+@pytest.mark.parametrize("suffix", ["", "/mycnf", "/sql", "/udev", "/sysctl"])
 def test_an_unknown_id_is_a_404_in_the_error_shape(get, suffix):
     response = get(f"{URL}/0123456789abcdef0123{suffix}")
     assert response.status_code == 404
@@ -162,3 +164,19 @@ def test_a_body_over_the_limit_is_413_with_the_limit_in_the_message(client, sett
     response = client.post(URL, body, content_type="application/json")
     assert response.status_code == 413
     assert "1000 bytes" in response.json()["message"]
+
+
+def test_include_defaults_flows_through_the_api_into_the_my_cnf(post_json):
+    plain = post_json(f"{URL}?format=mycnf&store=false", raw_profile())
+    asked = post_json(
+        f"{URL}?format=mycnf&store=false", {**raw_profile(), "options": {"include_defaults": True}}
+    )
+    assert plain.status_code == asked.status_code == 200
+    assert "\ninnodb_flush_log_at_trx_commit = 1\n" not in plain.content.decode()
+    assert "\ninnodb_flush_log_at_trx_commit = 1\n" in asked.content.decode()
+
+
+def test_each_setting_says_whether_it_is_the_default_and_written(post_json):
+    body = post_json(f"{URL}?store=false", raw_profile()).json()
+    trx = next(s for s in body["settings"] if s["name"] == "innodb_flush_log_at_trx_commit")
+    assert (trx["is_default"], trx["written"]) == (True, False)

@@ -6,7 +6,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from advisor.batches import BatchEntry
+from advisor.fleet.services import BatchEntry
 from advisor.models import Batch, BatchItem
 from tests.rules.profiles import raw_profile
 

@@ -11,18 +11,17 @@ from django.db import connection, transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from advisor import batches
-from advisor.batches import (
+from advisor.fleet import processing
+from advisor.fleet.processing import batch_finish_if_done
+from advisor.fleet.services import (
     BatchInvalid,
     BatchTooLarge,
     batch_entries_check,
-    batch_finish_if_done,
     batch_nudge,
-    batch_process_chunk,
     batch_progress,
     batch_requeue_incomplete,
-    batch_start,
 )
+from advisor.fleet.tasks import batch_process_chunk, batch_start
 from advisor.models import Batch, BatchItem, Recommendation
 from tests.rules.profiles import raw_profile
 
@@ -69,14 +68,14 @@ def test_invalid_profiles_fail_with_their_field_errors_and_the_rest_go_on(make_b
 
 def test_a_crash_on_one_profile_fails_that_item_only(make_batch, monkeypatch):
     batch = make_batch(3)
-    real = batches.recommendation_compute
+    real = processing.recommendation_compute
 
     def flaky(*, profile):
         if profile.hardware.ram_gb == 5:
             raise RuntimeError("engine bug")
         return real(profile=profile)
 
-    monkeypatch.setattr(batches, "recommendation_compute", flaky)
+    monkeypatch.setattr(processing, "recommendation_compute", flaky)
     batch_process_chunk(batch_id=batch.id, first=0, last=3)
     assert list(batch.items.order_by("position").values_list("status", flat=True)) == [
         "done",
@@ -96,7 +95,7 @@ def test_start_queues_one_chunk_per_group_of_pending_positions(make_batch, setti
     settings.BATCH_CHUNK_SIZE = 2
     batch = make_batch(5)
     batch_process_chunk(batch_id=batch.id, first=2, last=4)
-    with mock.patch("advisor.tasks.batches.batch_process_chunk.delay") as delay:
+    with mock.patch("advisor.fleet.tasks.batch_process_chunk.delay") as delay:
         assert batch_start(batch_id=batch.id) == 2
     assert [c.args[1:] for c in delay.call_args_list] == [(0, 2), (4, 6)]
     batch.refresh_from_db()
@@ -106,7 +105,7 @@ def test_start_queues_one_chunk_per_group_of_pending_positions(make_batch, setti
 def test_starting_a_finished_batch_queues_nothing(make_batch):
     batch = make_batch(2)
     batch_process_chunk(batch_id=batch.id, first=0, last=2)
-    with mock.patch("advisor.tasks.batches.batch_process_chunk.delay") as delay:
+    with mock.patch("advisor.fleet.tasks.batch_process_chunk.delay") as delay:
         assert batch_start(batch_id=batch.id) == 0
     assert not delay.called
 
@@ -125,7 +124,7 @@ def test_finishing_is_idempotent(make_batch):
 def test_requeue_sends_every_batch_that_is_not_done(make_batch):
     pending, done = make_batch(1), make_batch(1)
     batch_process_chunk(batch_id=done.id, first=0, last=1)
-    with mock.patch("advisor.tasks.batches.batch_start.delay") as delay:
+    with mock.patch("advisor.fleet.tasks.batch_start.delay") as delay:
         assert batch_requeue_incomplete() == 1
     delay.assert_called_once_with(str(pending.id))
     pending.refresh_from_db()
@@ -182,14 +181,14 @@ class TestNudge:
         batch = make_batch(2)
         Batch.objects.filter(id=batch.id).update(created_at=timezone.now() - timedelta(minutes=5))
         batch.refresh_from_db()
-        with mock.patch("advisor.tasks.batches.batch_start.delay") as delay:
+        with mock.patch("advisor.fleet.tasks.batch_start.delay") as delay:
             assert batch_nudge(batch=batch)
         delay.assert_called_once_with(str(batch.id))
 
     def test_a_batch_that_is_moving_is_left_alone(self, make_batch, settings):
         settings.BATCH_STALL_SECONDS = 60
         batch = make_batch(2)
-        with mock.patch("advisor.tasks.batches.batch_start.delay") as delay:
+        with mock.patch("advisor.fleet.tasks.batch_start.delay") as delay:
             assert not batch_nudge(batch=batch)
         assert not delay.called
 
@@ -199,5 +198,5 @@ class TestNudge:
         Batch.objects.filter(id=batch.id).update(created_at=timezone.now() - timedelta(hours=1))
         batch.refresh_from_db()
         down = OperationalError("connection refused")
-        with mock.patch("advisor.tasks.batches.batch_start.delay", side_effect=down):
+        with mock.patch("advisor.fleet.tasks.batch_start.delay", side_effect=down):
             assert not batch_nudge(batch=batch)

@@ -61,7 +61,7 @@ def test_an_upload_runs_the_batch_and_the_page_offers_the_archive(
 
 
 def test_a_running_batch_polls_its_progress_partial(client, token):
-    with mock.patch("advisor.tasks.batches.batch_start.delay"):
+    with mock.patch("advisor.fleet.tasks.batch_start.delay"):
         location = upload(client, token, fleet_json())["Location"]
     html = client.get(location).content.decode()
     assert 'hx-trigger="every 2s"' in html
@@ -84,8 +84,8 @@ def test_a_bad_token_or_file_shows_the_form_again_with_the_errors(client, token)
 def test_broker_down_shows_503_and_stores_nothing(client, token):
     down = OperationalError("connection refused")
     with (
-        mock.patch("advisor.tasks.batches.batch_start.delay", side_effect=down),
-        mock.patch("advisor.batches.transaction.on_commit", side_effect=lambda f: f()),
+        mock.patch("advisor.fleet.tasks.batch_start.delay", side_effect=down),
+        mock.patch("advisor.fleet.services.transaction.on_commit", side_effect=lambda f: f()),
     ):
         response = upload(client, token, fleet_json())
     assert response.status_code == 503
@@ -103,7 +103,7 @@ def test_another_browser_cannot_see_the_batch(client, token, django_capture_on_c
 
 
 def test_the_pages_hold_no_inline_script_or_style(client, token):
-    with mock.patch("advisor.tasks.batches.batch_start.delay"):
+    with mock.patch("advisor.fleet.tasks.batch_start.delay"):
         location = upload(client, token, fleet_json())["Location"]
     for html in (client.get("/batches/").content.decode(), client.get(location).content.decode()):
         assert not re.search(r"<script(?![^>]*\bsrc=)", html)

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from advisor.batches import BatchInvalid
-from advisor.batches_ui.upload import CSV_COLUMNS, entries_from_upload
+from advisor.fleet.services import BatchInvalid
+from advisor.fleet.upload import CSV_COLUMNS, entries_from_upload
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
 

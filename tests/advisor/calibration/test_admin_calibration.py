@@ -91,7 +91,7 @@ def test_calibration_runs_are_read_only(admin_client):
 def test_fit_now_says_so_when_the_broker_is_down(admin_client, monkeypatch):
     from kombu.exceptions import OperationalError
 
-    from advisor.tasks.calibration import calibration_fit
+    from advisor.calibration_admin.tasks import calibration_fit
 
     def unreachable():
         raise OperationalError("connection refused")

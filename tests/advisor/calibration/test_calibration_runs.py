@@ -1,9 +1,10 @@
 import json
 import re
+import time
 
 import pytest
 
-from advisor.calibration_runs import (
+from advisor.calibration_admin.runs import (
     MeasurementUnusable,
     calibration_points,
     calibration_run_create,
@@ -122,3 +123,17 @@ def test_rejecting_keeps_the_measurement_and_marks_it_reviewed(make_measurement)
 def test_reviewing_an_unknown_measurement_raises_does_not_exist():
     with pytest.raises(Measurement.DoesNotExist):
         measurement_reject(measurement_id=987654)
+
+
+def test_another_process_s_artifact_is_seen_within_a_second(artifact_dir):
+    """The folder is listed at most once a second: a file another worker's fit writes is
+    picked up on the first look after that; this process's own fit is seen at once."""
+    first = calibration_run_create(trigger="command")
+    assert artifact.load_latest().version == first.version
+    data = json.loads((artifact_dir / f"calibration-{first.version}.json").read_text())
+    newer = f"{first.version[:8]}.999999-{SHIPPED}pts"
+    data["version"] = newer
+    (artifact_dir / f"calibration-{newer}.json").write_text(json.dumps(data))
+    assert artifact.load_latest().version == first.version  # not looked for yet
+    time.sleep(artifact.RECHECK_SECONDS + 0.05)
+    assert artifact.load_latest().version == newer

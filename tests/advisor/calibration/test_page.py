@@ -1,7 +1,7 @@
 import datetime
 
-from advisor.calibration_ui.figures import bias, factor, targets
-from advisor.calibration_ui.page import citation, fitted_at
+from advisor.calibration_admin.figures import bias, factor, targets
+from advisor.calibration_admin.page import citation, fitted_at
 
 
 def test_the_fit_time_is_read_from_the_version():

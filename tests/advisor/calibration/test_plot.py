@@ -1,7 +1,7 @@
 import re
 import xml.etree.ElementTree as ET
 
-from advisor.calibration_ui.plot import PALETTE, plot_svg, source_style
+from advisor.calibration_admin.plot import PALETTE, plot_svg, source_style
 
 ROWS = [
     {

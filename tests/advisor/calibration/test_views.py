@@ -3,7 +3,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from advisor.calibration_runs import calibration_run_create
+from advisor.calibration_admin.runs import calibration_run_create
 from advisor.models import CalibrationRun, Measurement
 from calibration import artifact
 from calibration.calibrate import run_calibration

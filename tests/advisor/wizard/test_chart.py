@@ -2,8 +2,8 @@
 
 import re
 
-from advisor.wizard.chart import Bar, interval_chart, interval_text, number
-from advisor.wizard.display import estimate_bars, estimate_panel
+from advisor.recommendations.wizard.chart import Bar, interval_chart, interval_text, number
+from advisor.recommendations.wizard.display import estimate_bars, estimate_panel
 from rules.result import Estimate
 from tests.rules.render.fixtures import estimates
 

@@ -1,10 +1,11 @@
-"""The forms are built from rules.schema.FIELDS: same fields, ranges and choices as the API."""
+"""The forms are built from rules.profile_fields.FIELDS: same fields, ranges and choices as the
+API."""
 
 import pytest
 
-from advisor.wizard.forms import CHOICE_LABELS, StepForm, choices_for
-from advisor.wizard.steps import STEPS, STEPS_BY_SLUG, draft_initial
-from rules.schema import FIELDS, MAX_CURRENT_TEXT_BYTES, Kind
+from advisor.recommendations.wizard.forms import CHOICE_LABELS, StepForm, choices_for
+from advisor.recommendations.wizard.steps import STEPS, STEPS_BY_SLUG, draft_initial
+from rules.profile_fields import FIELDS, MAX_CURRENT_TEXT_BYTES, Kind
 
 
 def form_for(slug: str, **errors: list[str]) -> StepForm:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from advisor.wizard.presets import PRESETS, PRESETS_BY_SLUG
+from advisor.recommendations.wizard.presets import PRESETS, PRESETS_BY_SLUG
 from rules.bibliography import has_source
 from rules.validation import parse_profile
 from tests.advisor.wizard.helpers import golden_profile

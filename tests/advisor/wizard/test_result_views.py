@@ -3,12 +3,13 @@
 import io
 import json
 import re
+from dataclasses import replace
 
 import pytest
 from django.core.management import call_command
 
 from advisor.models import Recommendation
-from advisor.wizard.presets import PRESETS
+from advisor.recommendations.wizard.presets import PRESETS
 from rules.bibliography import all_sources
 from rules.render import CONTENT_TYPES, FORMATS
 from rules.render.jsonout import result_to_dict
@@ -101,6 +102,16 @@ def test_the_os_section_has_copyable_commands_and_persistence(client):
     assert "echo mq-deadline &gt; /sys/block/sdX/queue/scheduler" in section
     assert "/etc/udev/rules.d/60-innodb-io-advisor.rules" in section
     assert 'data-copy-target="os-1-commands" hidden' in section
+    assert "/etc/sysctl.d/60-innodb-io-advisor.conf" in section
+
+
+def test_an_os_item_with_nothing_to_persist_shows_no_empty_file_block(client):
+    check = replace(
+        mysql80_result().os[0], name="numa_policy", value="check", persist="", persist_path=""
+    )
+    html = client.get(store(replace(mysql80_result(), os=(check,)))).content.decode()
+    section = html.split('<section id="os"', 1)[1].split("</section>", 1)[0]
+    assert "Keep it after a reboot" not in section
 
 
 def test_warnings_are_listed(client):
@@ -139,6 +150,7 @@ def test_a_download_equals_the_cli_output_for_the_same_profile(client, tmp_path,
         "mycnf": f"innodb-io-advisor-{result_id}.cnf",
         "sql": f"innodb-io-advisor-{result_id}.sql",
         "udev": "60-innodb-io-advisor.rules",
+        "sysctl": "60-innodb-io-advisor.conf",
     }[fmt]
     assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
     assert response.content.decode() == cli_output(EXAMPLE_PROFILE, fmt, tmp_path)
@@ -161,7 +173,7 @@ def test_a_refused_export_explains_itself(client):
 
 def test_the_exports_are_shown_in_copyable_blocks(client):
     html = client.get(store(mysql80_result())).content.decode()
-    for fmt in ("mycnf", "sql", "udev"):
+    for fmt in ("mycnf", "sql", "udev", "sysctl"):
         assert f'<code id="export-{fmt}">' in html
         assert f'data-copy-target="export-{fmt}" hidden' in html
 
@@ -231,7 +243,7 @@ def test_the_json_download_with_a_pasted_config_equals_the_cli_output(client, tm
 
 
 def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(client):
-    from advisor.services import recommendation_create
+    from advisor.recommendations.services import recommendation_create
     from rules.validation import parse_profile
 
     profile = json.loads(json.dumps(EXAMPLE_PROFILE))
@@ -247,12 +259,12 @@ def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(clien
 
 
 def test_a_setting_without_an_estimated_effect_says_why(client):
-    from advisor.services import recommendation_create
+    from advisor.recommendations.services import recommendation_create
     from rules.validation import parse_profile
 
     result = recommendation_create(profile=parse_profile(json.loads(json.dumps(EXAMPLE_PROFILE))))
-    capacity = result.setting("innodb_io_capacity")
-    assert capacity is not None
-    assert capacity.effect is None
+    threads = result.setting("innodb_read_io_threads")
+    assert threads is not None
+    assert threads.effect is None
     html = client.get(result.permalink).content.decode()
-    assert "not estimated: the model has no term yet for background flushing" in html
+    assert "not estimated: no published result we use shows an effect of the IO thread" in html

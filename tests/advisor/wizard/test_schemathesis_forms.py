@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, settings
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
 
-from advisor.services import estimator_current
-from advisor.wizard.presets import PRESETS
-from advisor.wizard.steps import STEPS
+from advisor.recommendations.services import estimator_current
+from advisor.recommendations.wizard.presets import PRESETS
+from advisor.recommendations.wizard.steps import STEPS
 from rules.engine import recommend
 from rules.validation import parse_profile
 from tests.advisor.api.test_schemathesis import keep_test_connection
@@ -94,7 +94,7 @@ __all__ = ["keep_test_connection"]  # a fixture the test below uses
 
 @pytest.fixture
 def stored_result(db: None) -> None:
-    from advisor.services import recommendation_create
+    from advisor.recommendations.services import recommendation_create
 
     assert recommendation_create(profile=parse_profile(PRESET.profile)).id == STORED_ID
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from advisor.wizard.presets import PRESETS
-from advisor.wizard.steps import (
+from advisor.recommendations.wizard.presets import PRESETS
+from advisor.recommendations.wizard.steps import (
     CURRENT_TEXT,
     NON_FIELD,
     STEPS,
@@ -15,10 +15,10 @@ from advisor.wizard.steps import (
     raw_profile,
     validate,
 )
-from advisor.wizard.summary import machine_summary
+from advisor.recommendations.wizard.summary import machine_summary
 from rules.engine import recommend
 from rules.errors import ProfileError
-from rules.schema import FIELDS
+from rules.profile_fields import FIELDS
 from rules.validation import parse_profile
 from tests.advisor.wizard.helpers import ANSWERS, EXAMPLE_PROFILE
 

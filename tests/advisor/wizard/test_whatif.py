@@ -4,8 +4,8 @@ from dataclasses import replace
 
 import pytest
 
-from advisor.wizard.presets import PRESETS_BY_SLUG
-from advisor.wizard.whatif import compare, profile_of, variants
+from advisor.recommendations.wizard.presets import PRESETS_BY_SLUG
+from advisor.recommendations.wizard.whatif import compare, profile_of, variants
 from rules.engine import recommend
 from rules.result import Estimate, Estimates
 from rules.validation import parse_profile

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from advisor.models import Recommendation
-from advisor.wizard.steps import raw_profile
+from advisor.recommendations.wizard.steps import raw_profile
 from rules.errors import ProfileError
 from rules.validation import parse_profile
 from tests.advisor.wizard.helpers import ANSWERS, HTMX, complete_wizard, post_step

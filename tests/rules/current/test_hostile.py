@@ -12,9 +12,9 @@ from rules.current.mycnf import read_mycnf
 from rules.current.show_variables import read_show_variables
 from rules.engine import recommend
 from rules.errors import ProfileError
+from rules.profile_fields import MAX_CURRENT_TEXT_BYTES
 from rules.render import render
 from rules.render.jsonout import result_to_dict
-from rules.schema import MAX_CURRENT_TEXT_BYTES
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
 

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rules.current import CurrentParseError, parse_current
 from rules.errors import ProfileError
 from rules.profile import Current
-from rules.schema import CURRENT_FORMS, MAX_CURRENT_TEXT_BYTES
+from rules.profile_fields import CURRENT_FORMS, MAX_CURRENT_TEXT_BYTES
 from rules.validation import parse_profile
 from tests.rules.current.fixtures import ANY_CHARACTER, GOOGLE_V4_MYCNF, error_of
 

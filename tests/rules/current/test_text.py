@@ -3,7 +3,7 @@
 import pytest
 
 from rules.current import parse_current
-from rules.schema import MAX_CURRENT_TEXT_BYTES
+from rules.profile_fields import MAX_CURRENT_TEXT_BYTES
 from tests.rules.current.fixtures import error_of
 
 

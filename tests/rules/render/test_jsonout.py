@@ -1,13 +1,14 @@
 import dataclasses
 import json
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from rules.bibliography import source
 from rules.errors import OutputRefused
 from rules.render import CONTENT_TYPES, FILENAMES, FORMATS, filename_for, render
-from rules.render.jsonout import result_from_dict, result_to_dict
+from rules.render.jsonout import result_from_dict, result_schema_components, result_to_dict
 from rules.result import Evidence, Result
 from tests.rules.render.fixtures import (
     ALL,
@@ -31,6 +32,7 @@ TOP_LEVEL = [
     "warnings",
     "output_refused",
     "sources",
+    "format",
 ]
 
 
@@ -62,6 +64,8 @@ def test_a_setting_carries_its_value_as_the_server_spells_it() -> None:
         "current": "200",
         "current_is_default": False,
         "change": "raise",
+        "is_default": False,
+        "written": True,
         "dynamic": True,
         "rule": "innodb-io-capacity",
         "reason": mysql80_result().settings[0].reason,
@@ -70,10 +74,10 @@ def test_a_setting_carries_its_value_as_the_server_spells_it() -> None:
             {
                 "source": SOURCE_A,
                 "finding": "Finding behind innodb_io_capacity.",
-                "citation": source(SOURCE_A).citation(),
             }
         ],
         "effect": {"low_pct": 5.0, "high_pct": 20.0},
+        "effect_note": None,
     }
     pool = settings["innodb_buffer_pool_size"]
     assert (pool["value"], pool["display"], pool["kind"]) == ("51539607552", "48G", "bytes")
@@ -96,6 +100,7 @@ def test_os_items_carry_commands_and_persistence() -> None:
         "value",
         "devices",
         "rule",
+        "reason",
         "explanation",
         "evidence",
         "commands",
@@ -105,7 +110,7 @@ def test_os_items_carry_commands_and_persistence() -> None:
         "change",
     ]
     assert item["commands"] == ["echo mq-deadline > /sys/block/sdX/queue/scheduler"]
-    assert item["evidence"][0]["citation"] == source(SOURCE_C).citation()
+    assert item["evidence"][0] == {"source": SOURCE_C, "finding": item["evidence"][0]["finding"]}
     assert (item["current"], item["change"]) == ("cfq", "change")
 
 
@@ -141,9 +146,7 @@ def test_a_source_the_bibliography_no_longer_has_keeps_its_finding() -> None:
     base = mysql80_result()
     gone = dataclasses.replace(base.settings[0], evidence=(Evidence("no-such-source", "x"),))
     data = result_to_dict(dataclasses.replace(base, settings=(gone,), os=()))
-    assert data["settings"][0]["evidence"] == [
-        {"source": "no-such-source", "finding": "x", "citation": None}
-    ]
+    assert data["settings"][0]["evidence"] == [{"source": "no-such-source", "finding": "x"}]
     assert data["sources"] == []
 
 
@@ -188,7 +191,7 @@ def test_render_json_is_indented_utf8_with_a_final_newline() -> None:
 
 
 def test_every_format_has_a_renderer_a_content_type_and_a_file_name() -> None:
-    assert FORMATS == ("json", "mycnf", "sql", "udev")
+    assert FORMATS == ("json", "mycnf", "sql", "udev", "sysctl")
     assert set(CONTENT_TYPES) == set(FILENAMES) == set(FORMATS)
     result = mysql80_result()
     for fmt in FORMATS:
@@ -197,6 +200,7 @@ def test_every_format_has_a_renderer_a_content_type_and_a_file_name() -> None:
     assert filename_for(result, "sql") == "innodb-io-advisor-7f3c0a1b2c3d4e5f.sql"
     assert filename_for(result, "json") == "innodb-io-advisor-7f3c0a1b2c3d4e5f.json"
     assert filename_for(result, "udev") == "60-innodb-io-advisor.rules"
+    assert filename_for(result, "sysctl") == "60-innodb-io-advisor.conf"
 
 
 def test_an_unknown_format_is_a_value_error() -> None:
@@ -210,3 +214,46 @@ def test_json_is_written_for_a_refused_version_but_my_cnf_is_not() -> None:
     assert data["warnings"] == ["MySQL 5.0 is older than the supported range."]
     with pytest.raises(OutputRefused):
         render(refused_result(), "mycnf")
+
+
+def _schema_keys(components: dict[str, Any], name: str, data: Any) -> None:
+    """Every key of `data` is a property of component `name`, in order; every required one is
+    present; nested objects are checked against their own components."""
+    schema = components[name]
+    assert list(data) == [k for k in schema["properties"] if k in data], name
+    assert set(schema["required"]) <= set(data), name
+    for key, value in data.items():
+        prop = schema["properties"][key]
+        ref = prop.get("$ref") or (prop.get("allOf") or [{}])[0].get("$ref")
+        items = prop.get("items", {}).get("$ref")
+        if ref and value is not None:
+            _schema_keys(components, ref.rsplit("/", 1)[1], value)
+        if items:
+            for item in value:
+                _schema_keys(components, items.rsplit("/", 1)[1], item)
+
+
+@pytest.mark.parametrize("make", ALL)
+def test_the_schema_describes_every_key_the_json_has(make: Callable[[], Result]) -> None:
+    _schema_keys(result_schema_components(), "ResultOutput", result_to_dict(make()))
+
+
+def test_the_schema_is_declared_by_the_result_classes() -> None:
+    components = result_schema_components()
+    assert set(components) == {
+        "ResultOutput",
+        "SettingOutput",
+        "OsItemOutput",
+        "EvidenceOutput",
+        "EffectOutput",
+        "EstimatesOutput",
+        "EstimateOutput",
+        "CitedSourceOutput",
+    }
+    setting = components["SettingOutput"]["properties"]
+    assert setting["value"] == {
+        "type": "string",
+        "description": "As the server reports it (bytes for sizes).",
+    }
+    assert setting["change"]["enum"] == ["raise", "lower", "keep", "change", None]
+    assert "why" not in components["EffectOutput"]["required"]

@@ -2,9 +2,12 @@ import dataclasses
 
 import pytest
 
+from rules.engine import recommend
 from rules.errors import OutputRefused
 from rules.render.sql import render_sql, uses_set_persist
 from rules.result import Result
+from rules.validation import parse_profile
+from tests.rules.profiles import raw_profile
 from tests.rules.render.fixtures import (
     inputs,
     mariadb_result,
@@ -140,3 +143,12 @@ def test_an_unsupported_version_is_refused_with_the_reason() -> None:
 def test_it_is_byte_identical_for_identical_input() -> None:
     assert render_sql(mysql80_result()) == render_sql(mysql80_result())
     assert render_sql(mysql80_result()).endswith("\n")
+
+
+def test_doublewrite_is_never_persisted_only_put_in_my_cnf() -> None:
+    raw = {**raw_profile(), "current": {"variables": {"innodb_doublewrite": "OFF"}}}
+    text = render_sql(recommend(parse_profile(raw)))
+    assert "PERSIST innodb_doublewrite" not in text
+    assert "PERSIST_ONLY innodb_doublewrite" not in text
+    assert "-- cannot be persisted; needs a restart; put these in my.cnf:\n" in text
+    assert "\n-- innodb_doublewrite = ON" in text

@@ -1,6 +1,6 @@
 import dataclasses
 
-from rules.render.udev import NOTHING_TO_PERSIST, render_udev
+from rules.render.udev import NOTHING_TO_PERSIST, NR_REQUESTS_NOTE, render_udev
 from tests.rules.render.fixtures import (
     UDEV_READ_AHEAD,
     UDEV_SCHEDULER,
@@ -25,6 +25,7 @@ def test_each_rule_follows_a_comment_naming_it() -> None:
         f"{UDEV_SCHEDULER}\n"
         "\n# read_ahead_kb: 128 (data devices (rotational))\n"
         f"{UDEV_READ_AHEAD}\n"
+        f"\n# {NR_REQUESTS_NOTE}\n"
     )
 
 

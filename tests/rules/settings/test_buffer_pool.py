@@ -1,8 +1,10 @@
 import pytest
 
-from rules.settings.buffer_pool import memory_budget
-from rules.units import GIB, MIB
+from rules.catalog import catalog_for
+from rules.memory import memory_budget
+from rules.units import GIB, KIB, MIB
 from tests.rules.engine_helpers import result_for, setting_for, value_for
+from tests.rules.profiles import profile
 
 
 @pytest.mark.parametrize(
@@ -11,7 +13,9 @@ from tests.rules.engine_helpers import result_for, setting_for, value_for
         (2, 2, 8, 1 * GIB),  # seed 000 ran 1200M on 2 GB
         (16, 8, 4, 12 * GIB),  # seed 001 ran 12G on 16 GB
         (64, 16, 64, 48 * GIB),
-        (1, 1, 4, 384 * MIB),
+        # 1 GiB less 563 MiB for the OS, 16 MiB of log buffer and 4 x 16.9 MiB of session
+        # buffers leaves 377 MiB, 256 MiB in whole chunks
+        (1, 1, 4, 256 * MIB),
     ],
 )
 def test_it_gives_the_pool_the_dedicated_server_share_of_ram(ram_gb, cores, concurrency, expected):
@@ -23,11 +27,62 @@ def test_it_gives_the_pool_the_dedicated_server_share_of_ram(ram_gb, cores, conc
     assert value_for("innodb_buffer_pool_size", **overrides) == expected
 
 
-def test_it_shrinks_the_pool_for_thousands_of_connections() -> None:
-    crowded = {"hardware.ram_gb": 16, "workload.concurrency": 4000}
+def test_it_shrinks_the_pool_for_hundreds_of_connections() -> None:
+    # 400 connections whose buffers may reach 16.9 MiB each take 6.6 GiB of the 16 GiB
+    crowded = {"hardware.ram_gb": 16, "workload.concurrency": 400}
     pool = value_for("innodb_buffer_pool_size", **crowded)
-    assert pool + memory_budget(16 * GIB, 4000) <= 16 * GIB
+    server = profile(**crowded)
+    budget = memory_budget(
+        server, catalog_for(server.server.flavor, server.server.version), 16 * MIB
+    )
+    assert pool + budget.total <= 16 * GIB
     assert pool < 12 * GIB
+    setting = setting_for("innodb_buffer_pool_size", **crowded)
+    assert "lowered to fit in RAM" in setting.explanation
+    assert "400 connections" in setting.explanation
+
+
+def test_it_counts_each_connections_buffers_from_the_version_defaults() -> None:
+    # MySQL 8.0: sort 256 KiB + join 256 KiB + read 128 KiB + read_rnd 256 KiB + tmp 16 MiB;
+    # MariaDB's sort buffer is 2 MiB.
+    for version, flavor, per_session in (
+        ("8.0.36", "mysql", 896 * KIB + 16 * MIB),
+        ("10.11", "mariadb", 2 * MIB + 640 * KIB + 16 * MIB),
+    ):
+        server = profile(**{"server.flavor": flavor, "server.version": version})
+        catalog = catalog_for(server.server.flavor, server.server.version)
+        budget = memory_budget(server, catalog, 16 * MIB)
+        assert budget.per_session == per_session
+        assert budget.sessions == per_session * 64
+
+
+def test_pasted_session_buffers_replace_the_defaults() -> None:
+    current = {"variables": {"sort_buffer_size": "8M", "tmp_table_size": "64M"}}
+    setting = setting_for("innodb_buffer_pool_size", current=current)
+    per_session = 8 * MIB + 256 * KIB + 128 * KIB + 256 * KIB + 64 * MIB
+    assert f"may each reach {per_session / MIB:.1f} MiB" in setting.explanation
+
+
+def test_a_large_host_keeps_a_fixed_reserve_instead_of_a_quarter() -> None:
+    setting = setting_for("innodb_buffer_pool_size", **{"hardware.ram_gb": 256})
+    assert setting.value == 240 * GIB
+    assert "leave 64 GiB out of it" in setting.explanation
+    assert "a fixed 16 GiB is kept out instead" in setting.explanation
+    assert (
+        setting.reason == "94% of RAM: on a host this large a fixed 16 GiB stays outside the pool"
+    )
+
+
+def test_it_claims_dedicated_server_sizing_only_where_that_option_exists() -> None:
+    mysql = setting_for("innodb_buffer_pool_size", **{"hardware.ram_gb": 32})
+    assert "dedicated-server sizing (what innodb_dedicated_server does)" in mysql.explanation
+    for overrides in (
+        {"server.flavor": "mariadb", "server.version": "10.11"},
+        {"server.version": "5.7.44"},
+        {"hardware.ram_gb": 0.75},  # below 1 GiB the option keeps the 128 MiB default
+    ):
+        setting = setting_for("innodb_buffer_pool_size", **{"hardware.ram_gb": 32, **overrides})
+        assert "dedicated" not in setting.explanation.replace("a host dedicated", ""), overrides
 
 
 def test_it_warns_when_ram_cannot_hold_the_connections() -> None:
@@ -54,7 +109,7 @@ def test_it_rounds_the_pool_down_to_whole_chunks_per_instance(version, alignment
 @pytest.mark.parametrize(
     ("ram_gb", "reason"),
     [
-        (128, "75% of RAM, leaving 32 GiB for the OS and connections"),
+        (48, "75% of RAM, leaving 12 GiB for the OS and connections"),
         (64, "75% of RAM, leaving 16 GiB for the OS and connections"),
     ],
 )
@@ -69,4 +124,7 @@ def test_it_states_the_pools_own_share_of_ram_after_rounding() -> None:
     assert setting.value == 10 * GIB
     assert setting.reason == "73% of RAM, leaving 3.7 GiB for the OS and connections"
     assert "It gets 10 GiB, 73% of 13.7 GiB" in setting.explanation
-    assert "dedicated-server sizing gives the pool 75% of RAM" in setting.explanation
+    assert (
+        "dedicated-server sizing (what innodb_dedicated_server does) gives the pool 75% of RAM"
+        in (setting.explanation)
+    )

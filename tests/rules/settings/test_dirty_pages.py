@@ -10,18 +10,23 @@ def test_it_allows_many_dirty_pages_without_a_recovery_target() -> None:
     assert "callaghan-2009-2disk" in {e.source for e in setting.evidence}
 
 
-@pytest.mark.parametrize(("minutes", "expected"), [(None, 90), (60, 90), (5, 50)])
-def test_it_lowers_dirty_pages_when_the_recovery_target_binds(minutes, expected) -> None:
-    assert (
-        value_for("innodb_max_dirty_pages_pct", **{"workload.recovery_target_minutes": minutes})
-        == expected
-    )
+@pytest.mark.parametrize("minutes", [None, 60, 5, 0.5])
+def test_a_recovery_target_never_lowers_the_dirty_page_limit(minutes) -> None:
+    target = {**hdd(1, "none"), "workload.recovery_target_minutes": minutes}
+    assert value_for("innodb_max_dirty_pages_pct", **target) == 90
+    assert value_for("innodb_max_dirty_pages_pct_lwm", **target) == 10
 
 
-def test_it_enforces_20_percent_when_the_target_is_out_of_reach() -> None:
-    tight = {**hdd(1, "none"), "workload.recovery_target_minutes": 0.5}
-    assert value_for("innodb_max_dirty_pages_pct", **tight) == 20
-    assert value_for("innodb_max_dirty_pages_pct_lwm", **tight) == 10
+def test_it_says_the_redo_log_not_this_limit_bounds_recovery() -> None:
+    shortened = setting_for("innodb_max_dirty_pages_pct", **{"workload.recovery_target_minutes": 5})
+    assert shortened.reason.startswith("90%: the smaller redo log, not this limit")
+    assert "redo log's size bounds it" in shortened.explanation
+    out_of_reach = {**hdd(1, "none"), "workload.recovery_target_minutes": 0.5}
+    unmet = setting_for("innodb_max_dirty_pages_pct", **out_of_reach)
+    assert unmet.reason == "90%: a lower limit would not bring recovery within the target"
+    assert {"yasufumi-2008-adaptive-checkpoint", "percona-log-file-size-recovery"} <= {
+        e.source for e in unmet.evidence
+    }
 
 
 def test_the_low_water_mark_stays_below_the_ceiling() -> None:

@@ -32,7 +32,7 @@ def test_it_halves_io_capacity_for_read_mostly_work() -> None:
 
 def test_it_uses_measured_iops_instead_of_the_device_model() -> None:
     measured = {"hardware.storage.measured_iops": {"random_read": 50000, "random_write": 6000}}
-    assert value_for("innodb_io_capacity", **flash("sata_ssd"), **measured) == 3000
+    assert value_for("innodb_io_capacity", **flash("sata_ssd"), **measured) == 1500
 
 
 def test_measured_write_iops_cap_io_capacity_and_its_max() -> None:
@@ -40,9 +40,30 @@ def test_measured_write_iops_cap_io_capacity_and_its_max() -> None:
     measured = {"hardware.storage.measured_iops": {"random_read": 900, "random_write": 700}}
     capacity = setting_for("innodb_io_capacity", **hdd(10, "raid0"), **measured)
     most = setting_for("innodb_io_capacity_max", **hdd(10, "raid0"), **measured)
-    assert (capacity.value, most.value) == (350, 700)
-    assert capacity.reason == "50% of the 700 random writes/s fio measured"
+    assert (capacity.value, most.value) == (175, 350)
+    assert capacity.reason == "25% of the 700 random writes/s fio measured"
     assert "mysql-manual-io-capacity" in {e.source for e in capacity.evidence}
+
+
+@pytest.mark.parametrize("media", ["sata_ssd", "nvme"])
+def test_a_3000_iops_cloud_volume_leaves_half_its_budget_to_reads_and_syncs(media) -> None:
+    volume = {"hardware.storage.measured_iops": {"random_read": 3000, "random_write": 3000}}
+    capacity = value_for("innodb_io_capacity", **flash(media), **volume)
+    most = setting_for("innodb_io_capacity_max", **flash(media), **volume)
+    assert capacity <= 750
+    assert most.value <= 1500
+    assert most.value == 2 * capacity
+
+
+def test_the_capped_max_says_what_the_rest_of_the_budget_is_for() -> None:
+    volume = {"hardware.storage.measured_iops": {"random_read": 3000, "random_write": 3000}}
+    most = setting_for("innodb_io_capacity_max", **flash("sata_ssd"), **volume)
+    assert (most.value, most.reason) == (
+        1500,
+        "1,500: 50% of the 3,000 random writes/s fio measured",
+    )
+    assert "page reads and commit syncs" in most.explanation
+    assert "aws-rds-storage" in {e.source for e in most.evidence}
 
 
 def test_four_nvme_devices_stay_within_the_cited_runs() -> None:

@@ -1,0 +1,83 @@
+"""What drf-spectacular cannot infer: the Profile and Result components, the error responses,
+the export formats. Every status an operation can answer is declared, so schemathesis can hold
+the API to its schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+
+from advisor.api.profile_component import profile_schema
+from advisor.api.serializers import ErrorOutput
+from rules.jsonshape import component_ref
+from rules.render import CONTENT_TYPES, FORMATS
+from rules.render.jsonout import RESULT_JSON, result_schema_components
+from rules.result import Result
+
+JSON = "application/json"
+# The result JSON, described from its declaration in rules.result (as Profile is from FIELDS).
+RESULT_REF = component_ref(Result, RESULT_JSON)
+ERROR_MEANINGS = {
+    400: "The request is not valid; `errors` names each field by its dotted path.",
+    401: "No valid token: send `Authorization: Token <key>`.",
+    404: "No such resource (or not this token's).",
+    409: "The batch is not finished yet.",
+    413: "The body is too large (see the message for the limit).",
+    415: "The body is not JSON: send `Content-Type: application/json`.",
+    422: "The profile is valid, but this export cannot be written for its server version.",
+    429: "Too many requests from this client; `Retry-After` says when to retry.",
+    503: "The database or the task broker is unavailable; retry later.",
+}
+
+
+def errors(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
+    """Error responses, all in the one error shape; 429 and 503 can happen anywhere."""
+    return {
+        (code, JSON): OpenApiResponse(ErrorOutput, description=ERROR_MEANINGS[code])
+        for code in sorted({*codes, 429, 503})
+    }
+
+
+def export_responses(
+    status: int, fmts: tuple[str, ...], json_schema: Any
+) -> dict[tuple[int, str], Any]:
+    """One response per export media type: the result JSON, or the text of an export."""
+    responses: dict[tuple[int, str], Any] = {}
+    for fmt in fmts:
+        media_type = CONTENT_TYPES[fmt].split(";", 1)[0]
+        responses[(status, media_type)] = json_schema if fmt == "json" else OpenApiTypes.STR
+    return responses
+
+
+FORMAT_PARAMETER = OpenApiParameter(
+    "format",
+    str,
+    enum=list(FORMATS),
+    description=(
+        "Answer with this export instead of the JSON result: mycnf (a [mysqld] drop-in), sql "
+        "(SET PERSIST / SET GLOBAL), udev (scheduler and read-ahead rules), sysctl (an "
+        "/etc/sysctl.d/ file: swappiness, dirty page cache). The Accept header works too "
+        "(text/plain: mycnf, application/sql: sql)."
+    ),
+)
+STORE_PARAMETER = OpenApiParameter(
+    "store",
+    bool,
+    description="false: compute without storing (200, no permalink row). Default: true (201).",
+)
+
+
+def add_components(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: add the Profile component built from FIELDS and
+    the result's components built from rules.result."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Profile"] = profile_schema()
+    schemas.update(result_schema_components())
+    result["components"]["schemas"] = dict(sorted(schemas.items()))
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if "requestBody" in operation:  # every body here is required; raw schemas lose that
+                operation["requestBody"]["required"] = True
+    return result

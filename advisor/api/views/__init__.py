@@ -1,1 +1,0 @@
-"""API views, one module per resource; each is a `<Noun><Verb>Api` DRF view."""

@@ -1,0 +1,2 @@
+"""Running the calibration: users' measurements (REST API, review in the admin), fits and their
+runs (the Celery task, `manage.py calibrate`), and the public calibration page."""

@@ -1,0 +1,126 @@
+"""What the calibration page shows, read from the newest artifact's report (not the database),
+so a fresh clone with the shipped artifact shows the same page as a server that ran fits."""
+
+import datetime
+import re
+from typing import Any
+
+from django.utils.safestring import SafeString, mark_safe
+
+from advisor.calibration_admin.figures import MEANING, bias, factor, targets
+from advisor.calibration_admin.plot import plot_svg
+from calibration import artifact
+from calibration.calibrate import Calibration
+from calibration.interval import INTERVAL
+from calibration.submissions import SOURCE_PREFIX
+from rules import bibliography
+
+_VERSION_TIME = re.compile(r"^(\d{8}\.\d{6})")
+
+
+def latest_calibration() -> tuple[Calibration | None, str]:
+    """The newest artifact, or None with the reason there is none to show."""
+    try:
+        calibration = artifact.load_latest()
+    except (OSError, ValueError, KeyError) as problem:
+        return None, f"The newest calibration artifact cannot be read ({problem})."
+    if calibration is None:
+        return None, "No calibration has been fitted yet: run python manage.py calibrate."
+    return calibration, ""
+
+
+def page_context(calibration: Calibration) -> dict[str, Any]:
+    report = calibration.report
+    cited = _sources(report)
+    return {
+        "version": calibration.version,
+        "fitted_at": fitted_at(calibration.version),
+        "report": report,
+        "interval_percent": f"{report.get('interval', INTERVAL):.0%}",
+        "median_error": factor(report["median_abs_log_error"]),
+        "targets": targets(report),
+        "pairs": _pairs(report),
+        "groups": _groups(report),
+        "meaning": MEANING,
+        "plot": _plot(report),
+        "per_source": [_source_row(row, cited) for row in report["per_source"]],
+        "other_sources": [c for key, c in cited.items() if key not in _fitted(report)],
+        "rows": [_point_row(row, cited) for row in report["table"]],
+        "excluded": [_excluded_row(row, cited) for row in report["excluded"]],
+    }
+
+
+def fitted_at(version: str) -> datetime.datetime | None:
+    """Versions start with the fit's UTC time, `YYYYmmdd.HHMMSS`."""
+    match = _VERSION_TIME.match(version)
+    if match is None:
+        return None
+    moment = datetime.datetime.strptime(match.group(1), "%Y%m%d.%H%M%S")
+    return moment.replace(tzinfo=datetime.UTC)
+
+
+def citation(key: str) -> dict[str, str]:
+    """Full and short citation of a source key; user submissions are not in the bibliography."""
+    anchor = f"source-{key}"
+    if key.startswith(SOURCE_PREFIX):
+        number = key.removeprefix(SOURCE_PREFIX)
+        text = f"User submission #{number}, approved by an administrator."
+        return {"key": key, "anchor": anchor, "full": text, "short": f"submission #{number}"}
+    if not bibliography.has_source(key):
+        return {
+            "key": key,
+            "anchor": anchor,
+            "full": f"{key} (not in the bibliography)",
+            "short": key,
+        }
+    entry = bibliography.source(key)
+    short = f"{entry.author}, {entry.date or 'n.d.'}"
+    return {"key": key, "anchor": anchor, "full": entry.citation(), "short": short}
+
+
+def _pairs(report: dict[str, Any]) -> dict[str, Any]:
+    pairs = dict(report.get("pairs") or {})
+    if pairs.get("within_tolerance") is not None:
+        pairs["within_percent"] = f"{pairs['within_tolerance']:.0%}"
+        pairs["widths"] = [(k, factor(v[1])) for k, v in pairs["ratio_bounds"].items()]
+    return pairs
+
+
+def _groups(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {**row, "name": f"{dimension}: {name}", "error": factor(row["median_abs_log_error"])}
+        for dimension, groups in (report.get("by_group") or {}).items()
+        for name, row in groups.items()
+    ]
+
+
+def _fitted(report: dict[str, Any]) -> set[str]:
+    return {row["source"] for row in report["per_source"]}
+
+
+def _sources(report: dict[str, Any]) -> dict[str, dict[str, str]]:
+    keys = [row["source"] for row in (*report["per_source"], *report["excluded"])]
+    return {key: citation(key) for key in dict.fromkeys(keys)}
+
+
+def _plot(report: dict[str, Any]) -> SafeString:
+    # plot_svg escapes every piece of text it writes; the rest is numbers and fixed markup.
+    sources = [row["source"] for row in report["per_source"]]
+    return mark_safe(plot_svg(report["table"], sources))
+
+
+def _source_row(row: dict[str, Any], cited: dict[str, dict[str, str]]) -> dict[str, Any]:
+    return {
+        **row,
+        "citation": cited[row["source"]],
+        "error": factor(row["median_abs_log_error"]),
+        "bias": bias(row["mean_log_error"]),
+    }
+
+
+def _point_row(row: dict[str, Any], cited: dict[str, dict[str, str]]) -> dict[str, Any]:
+    return {**row, "citation": cited[row["source"]], "assumed": ", ".join(row["assumed"])}
+
+
+def _excluded_row(row: dict[str, Any], cited: dict[str, dict[str, str]]) -> dict[str, Any]:
+    return {**row, "citation": cited[row["source"]]}

@@ -1,1 +1,0 @@
-"""The calibration page: the data, the fit and its honesty, server-rendered."""

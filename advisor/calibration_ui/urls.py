@@ -1,9 +1,0 @@
-"""The calibration page: the data, the fit and its honesty, server-rendered."""
-
-from django.urls import URLPattern, URLResolver, path
-
-from advisor.calibration_ui import views
-
-urlpatterns: list[URLPattern | URLResolver] = [
-    path("", views.calibration_page, name="calibration"),
-]

@@ -1,0 +1,160 @@
+"""Recommendations for one host: compute (and store), fetch, and every export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import NotFound
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from advisor.api.content import (
+    EXPORT_RENDERERS,
+    ExportNegotiation,
+    MyCnfRenderer,
+    SqlRenderer,
+    SysctlRenderer,
+    UdevRenderer,
+    base_url,
+)
+from advisor.api.errors import FieldErrors
+from advisor.api.openapi import (
+    FORMAT_PARAMETER,
+    RESULT_REF,
+    STORE_PARAMETER,
+    errors,
+    export_responses,
+)
+from advisor.api.serializers import PROFILE_REF
+from advisor.models import Recommendation
+from advisor.recommendations.services import (
+    recommendation_compute,
+    recommendation_create,
+    recommendation_get,
+)
+from rules.render import FORMATS, filename_for, render, result_to_dict
+from rules.result import Result
+from rules.validation import parse_profile
+
+STORE_FLAG = serializers.BooleanField()  # one field: a whole serializer per request costs more
+
+
+def store_flag(request: Request) -> bool:
+    """`?store=`: true unless the client says false (any of DRF's boolean spellings)."""
+    value = request.query_params.get("store")
+    if value is None:
+        return True
+    try:
+        return bool(STORE_FLAG.to_internal_value(value))
+    except serializers.ValidationError as problem:
+        raise FieldErrors(f"Unknown store flag {value!r}.", {"store": problem.detail}) from None
+
+
+def export_response(request: Request, result: Result, *, status_code: int = 200) -> Response:
+    """The result in the negotiated format: JSON as data, the others as a named text file."""
+    fmt = request.accepted_renderer.format
+    if fmt == "json":
+        return Response(result_to_dict(result, base_url=base_url(request)), status=status_code)
+    text = render(result, fmt, base_url=base_url(request))  # OutputRefused -> 422
+    disposition = f'attachment; filename="{filename_for(result, fmt)}"'
+    return Response(text, status=status_code, headers={"Content-Disposition": disposition})
+
+
+class RecommendationCreateApi(APIView):
+    renderer_classes = EXPORT_RENDERERS
+    content_negotiation_class = ExportNegotiation
+
+    @extend_schema(
+        operation_id="recommendation_create",
+        summary="Recommend settings for one host",
+        request={"application/json": PROFILE_REF},
+        parameters=[FORMAT_PARAMETER, STORE_PARAMETER],
+        responses={
+            **export_responses(201, FORMATS, RESULT_REF),
+            **export_responses(200, FORMATS, RESULT_REF),
+            **errors(400, 413, 415, 422),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        """201 with the stored result (or the export asked for); 200 with `store=false`."""
+        store = store_flag(request)
+        profile = parse_profile(request.data)
+        if not store:
+            return export_response(request, recommendation_compute(profile=profile))
+        result = recommendation_create(profile=profile)
+        response = export_response(request, result, status_code=status.HTTP_201_CREATED)
+        response["Location"] = f"{request.path.rstrip('/')}/{result.id}"
+        return response
+
+
+def _stored(recommendation_id: str) -> Result:
+    try:
+        return recommendation_get(recommendation_id=recommendation_id)
+    except Recommendation.DoesNotExist:
+        raise NotFound(f"No recommendation with id {recommendation_id!r}.") from None
+
+
+class RecommendationDetailApi(APIView):
+    renderer_classes = EXPORT_RENDERERS
+    content_negotiation_class = ExportNegotiation
+
+    @extend_schema(
+        operation_id="recommendation_get",
+        summary="A stored recommendation, as it was computed",
+        parameters=[FORMAT_PARAMETER],
+        responses={**export_responses(200, FORMATS, RESULT_REF), **errors(400, 404, 422)},
+    )
+    def get(self, request: Request, recommendation_id: str) -> Response:
+        return export_response(request, _stored(recommendation_id))
+
+
+class _RecommendationExportApi(APIView):
+    """One export of a stored recommendation as a text file; one subclass per format."""
+
+    content_negotiation_class = ExportNegotiation
+
+    def get(self, request: Request, recommendation_id: str) -> Response:
+        return export_response(request, _stored(recommendation_id))
+
+
+def _export_schema(fmt: str) -> Any:
+    return extend_schema(
+        operation_id=f"recommendation_{fmt}",
+        summary=f"A stored recommendation as {fmt}",
+        responses={**export_responses(200, (fmt,), None), **errors(404, 422)},
+    )
+
+
+class RecommendationMyCnfApi(_RecommendationExportApi):
+    renderer_classes = (MyCnfRenderer,)
+
+    @_export_schema("mycnf")
+    def get(self, request: Request, recommendation_id: str) -> Response:
+        return super().get(request, recommendation_id)
+
+
+class RecommendationSqlApi(_RecommendationExportApi):
+    renderer_classes = (SqlRenderer,)
+
+    @_export_schema("sql")
+    def get(self, request: Request, recommendation_id: str) -> Response:
+        return super().get(request, recommendation_id)
+
+
+class RecommendationUdevApi(_RecommendationExportApi):
+    renderer_classes = (UdevRenderer,)
+
+    @_export_schema("udev")
+    def get(self, request: Request, recommendation_id: str) -> Response:
+        return super().get(request, recommendation_id)
+
+
+class RecommendationSysctlApi(_RecommendationExportApi):
+    renderer_classes = (SysctlRenderer,)
+
+    @_export_schema("sysctl")
+    def get(self, request: Request, recommendation_id: str) -> Response:
+        return super().get(request, recommendation_id)

@@ -1,0 +1,90 @@
+"""The one place where the faces (wizard, API, CLI) reach the engine and the model.
+
+Functions are named `<noun>_<verb>` and take keyword-only arguments (HackSoftware style).
+"""
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from advisor.models import Recommendation
+from calibration.artifact import load_latest
+from calibration.estimator import CalibratedEstimator
+from rules.echo import echo_ordered
+from rules.engine import recommend
+from rules.profile import Profile
+from rules.render.jsonout import result_from_dict, result_to_dict
+from rules.result import Result
+
+_ESTIMATORS: dict[str, CalibratedEstimator] = {}
+
+
+def estimator_current() -> CalibratedEstimator | None:
+    """The estimator of the newest calibration artifact, or None before the first fit.
+
+    One estimator per calibration version, so its derived tables are built once, not per request.
+    """
+    calibration = load_latest()
+    if calibration is None:
+        return None
+    estimator = _ESTIMATORS.get(calibration.version)
+    if estimator is None:
+        estimator = _ESTIMATORS[calibration.version] = CalibratedEstimator(calibration)
+    return estimator
+
+
+def recommendation_compute(*, profile: Profile) -> Result:
+    """Compute a result without storing it."""
+    return recommend(profile, estimator=estimator_current())
+
+
+def recommendation_create(*, profile: Profile) -> Result:
+    """Compute and store a result; identical inputs map to the same stored row (content id).
+
+    One INSERT ... ON CONFLICT DO NOTHING: a result already stored is left as it is, and
+    nothing is read back (get_or_create would select and decode the whole row first)."""
+    result = recommendation_compute(profile=profile)
+    Recommendation.objects.bulk_create(
+        [Recommendation(id=result.id, **_row_fields(result))], ignore_conflicts=True
+    )
+    return result
+
+
+def _row_fields(result: Result) -> dict[str, Any]:
+    """What a stored recommendation keeps: the inputs, the result JSON and both versions."""
+    return {
+        "profile": result.inputs,
+        "result": result_to_dict(result),
+        "ruleset_version": result.ruleset_version,
+        "calibration_version": result.calibration_version or "",
+    }
+
+
+def recommendation_create_many(*, results: Iterable[Result]) -> None:
+    """Store computed results as `recommendation_create` does, a fleet's worth at once.
+
+    Ids go in sorted order so that two workers inserting the same results cannot deadlock.
+    One row per statement: Django's multi-row insert goes through UNNEST arrays, whose quoting
+    of large JSON is 20x slower here.
+    """
+    unique = {result.id: result for result in results}
+    stored = Recommendation.objects.filter(id__in=unique).values_list("id", flat=True)
+    for known in stored:  # identical hosts are stored once
+        del unique[known]
+    Recommendation.objects.bulk_create(
+        [Recommendation(id=rid, **_row_fields(result)) for rid, result in sorted(unique.items())],
+        ignore_conflicts=True,
+        batch_size=1,
+    )
+
+
+def recommendation_get(*, recommendation_id: str) -> Result:
+    """The stored result exactly as it was computed, even if the rules changed since.
+
+    PostgreSQL's jsonb keeps object keys in its own order; the echoed inputs are put back in
+    the engine's order so every export of a stored result is byte-identical to the CLI's.
+    Raises Recommendation.DoesNotExist for an unknown id.
+    """
+    stored = Recommendation.objects.get(id=recommendation_id)
+    result = result_from_dict(stored.result)
+    return replace(result, inputs=echo_ordered(result.inputs))

@@ -1,0 +1,226 @@
+"""What the result page shows, prepared from a `Result`: rows, texts, the chart and the exports.
+
+Templates stay free of logic; nothing here computes a recommendation, it only formats one.
+"""
+
+from dataclasses import dataclass
+
+from django.utils.safestring import SafeString
+
+from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
+from rules.bibliography import source
+from rules.errors import OutputRefused
+from rules.render import FORMATS, filename_for, render
+from rules.render.mycnf import config_value
+from rules.result import Change, Effect, Estimates, Evidence, Result, Setting
+from rules.units import bytes_for_config
+
+CHANGE_LABELS = {
+    Change.RAISE: "↑ raise",
+    Change.LOWER: "↓ lower",
+    Change.KEEP: "= keep",
+    Change.CHANGE: "≠ change",
+}
+# shown in copyable blocks; JSON is a download only
+SHOWN_FORMATS = ("mycnf", "sql", "udev", "sysctl")
+FORMAT_LABELS = {
+    "mycnf": "my.cnf",
+    "sql": "SQL",
+    "udev": "udev rules",
+    "sysctl": "sysctl.d",
+    "json": "JSON",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceRow:
+    key: str
+    citation: str
+    finding: str
+
+
+@dataclass(frozen=True, slots=True)
+class SettingRow:
+    name: str
+    value: str
+    current: str
+    current_is_default: bool
+    change: str  # "raise" | "lower" | "keep" | "change" | ""
+    change_label: str
+    reason: str
+    explanation: str
+    evidence: tuple[EvidenceRow, ...]
+    effect: str
+    effect_why: str  # why there is no effect, when the result has estimates
+    effect_bottleneck: str  # for a large effect, the bottleneck that gives way
+    dynamic: bool
+    is_default: bool = False  # the version's own default
+    written: bool = True  # in the my.cnf and SQL downloads
+
+
+@dataclass(frozen=True, slots=True)
+class OsRow:
+    name: str
+    value: str
+    devices: str
+    reason: str
+    explanation: str
+    evidence: tuple[EvidenceRow, ...]
+    commands: str
+    persist: str
+    persist_path: str
+    current: str
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    fmt: str
+    label: str
+    filename: str
+    text: str  # empty when refused
+    refused: str
+
+
+@dataclass(frozen=True, slots=True)
+class EstimatePanel:
+    svg: SafeString
+    text: str
+    outside: bool  # some interval lies outside the calibration data
+
+
+def short_citation(key: str) -> str:
+    try:
+        entry = source(key)
+    except KeyError:
+        return key
+    year = (entry.date or "n.d.")[:4]
+    return f"{entry.author} ({year}), “{entry.title}”"
+
+
+def evidence_rows(evidence: tuple[Evidence, ...]) -> tuple[EvidenceRow, ...]:
+    return tuple(EvidenceRow(e.source, short_citation(e.source), e.finding) for e in evidence)
+
+
+def effect_text(effect: Effect | None) -> str:
+    if effect is None:
+        return ""
+    return f"{effect.low_pct:+.0f}% to {effect.high_pct:+.0f}% throughput"
+
+
+def current_text(setting: Setting) -> str:
+    """The current value, sizes in my.cnf spelling (134217728 reads as 128M)."""
+    current = setting.current or ""
+    if setting.kind == "bytes" and current.isdigit() and len(current) < 25:
+        return bytes_for_config(int(current))
+    return current
+
+
+def setting_rows(result: Result) -> tuple[SettingRow, ...]:
+    return tuple(
+        SettingRow(
+            name=s.name,
+            value=config_value(s),
+            current=current_text(s),
+            current_is_default=s.current_is_default,
+            change=s.change.value if s.change else "",
+            change_label=CHANGE_LABELS.get(s.change, "") if s.change else "",
+            reason=s.reason,
+            explanation=s.explanation,
+            evidence=evidence_rows(s.evidence),
+            effect=effect_text(s.effect),
+            effect_why=s.effect_note or "",
+            effect_bottleneck=s.effect.why if s.effect else "",
+            dynamic=s.dynamic,
+            is_default=s.is_default,
+            written=s.written,
+        )
+        for s in result.settings
+    )
+
+
+def os_rows(result: Result) -> tuple[OsRow, ...]:
+    return tuple(
+        OsRow(
+            name=item.name,
+            value=item.value,
+            devices=item.devices,
+            reason=item.reason,
+            explanation=item.explanation,
+            evidence=evidence_rows(item.evidence),
+            commands="\n".join(item.commands),
+            persist=item.persist.rstrip("\n"),
+            persist_path=item.persist_path,
+            current=item.current or "",
+        )
+        for item in result.os
+    )
+
+
+def exports(result: Result, *, base_url: str) -> tuple[Export, ...]:
+    """Every download, with its text for the copy blocks (not JSON); refused ones say why."""
+    items = []
+    for fmt in ("mycnf", "sql", "udev", "sysctl", "json"):
+        text, refused = "", ""
+        try:
+            if fmt in SHOWN_FORMATS:  # JSON is never refused
+                text = render(result, fmt, base_url=base_url)
+        except OutputRefused as problem:
+            refused = str(problem)
+        items.append(Export(fmt, FORMAT_LABELS[fmt], filename_for(result, fmt), text, refused))
+    assert {item.fmt for item in items} == set(FORMATS)
+    return tuple(items)
+
+
+def estimate_bars(estimates: Estimates | None, *, label: str = "Recommended") -> list[Bar]:
+    if estimates is None:
+        return []
+    bars = [Bar(label, estimates.recommended, "recommended")]
+    if estimates.current is not None:
+        bars.insert(0, Bar("Current", estimates.current, "current"))
+    return bars
+
+
+def estimate_panel(bars: list[Bar], *, chart_id: str, title: str) -> EstimatePanel | None:
+    if not bars:
+        return None
+    svg = interval_chart(bars, chart_id=chart_id, title=title)
+    outside = any(not bar.estimate.in_domain for bar in bars)
+    return EstimatePanel(svg, describe(bars), outside)
+
+
+# Past this high/low ratio an interval gets a word on why it is wide.
+WIDE_INTERVAL = 3.0
+
+
+def interval_meaning(estimates: Estimates | None) -> list[str]:
+    """What the ranges mean, in a sentence each: the interval, why it is wide, and the gain."""
+    if estimates is None:
+        return []
+    rec = estimates.recommended
+    lines = [
+        "Each range is an 80% interval: calibrated so that 4 results in 5 of the reference "
+        "benchmark on a machine like this fall inside it (the calibration page shows how "
+        "often such ranges held for published machines the model had not seen)."
+    ]
+    width = rec.high / rec.low if rec.low > 0 else float("inf")
+    if width > WIDE_INTERVAL:
+        why = (
+            "this machine lies outside the published measurements"
+            if not rec.in_domain
+            else "machines described alike still differ in what a profile does not say "
+            "(exact drives, server build, client settings)"
+        )
+        lines.append(f"This one is wide (high/low ×{width:.1f}) because {why}.")
+    gain = estimates.gain
+    if gain is not None:
+        lines.append(
+            f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%), a narrower "
+            "question than either estimate, since what the model does not know of this machine "
+            "cancels out of a ratio."
+        )
+    if estimates.measured is not None and gain is not None:
+        lines.append(
+            f"Anchored on the {estimates.measured:g} {rec.unit} you measured today: the "
+            f"recommended range is that figure times the gain, {rec.low:g} to {rec.high:g}."
+        )
+    return lines

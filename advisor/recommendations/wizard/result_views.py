@@ -1,0 +1,110 @@
+"""The result at its permalink, its downloads, the what-if comparison and the bibliography."""
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_GET, require_POST
+
+from advisor.models import Recommendation
+from advisor.page_limits import page_limited
+from advisor.recommendations.services import (
+    recommendation_compute,
+    recommendation_create,
+    recommendation_get,
+)
+from advisor.recommendations.wizard.display import (
+    estimate_bars,
+    estimate_panel,
+    exports,
+    interval_meaning,
+    os_rows,
+    setting_rows,
+)
+from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draft_save
+from advisor.recommendations.wizard.summary import machine_summary
+from advisor.recommendations.wizard.views import is_fragment
+from advisor.recommendations.wizard.whatif import compare, variants
+from rules.bibliography import all_sources
+from rules.errors import OutputRefused
+from rules.registry import all_rules
+from rules.render import CONTENT_TYPES, FORMATS, filename_for, render
+from rules.result import Result
+
+
+@require_GET
+def result_page(request: HttpRequest, recommendation_id: str) -> TemplateResponse:
+    result = _stored(recommendation_id)
+    offered, comparison = compare(result, request.GET.get("whatif", ""), recommendation_compute)
+    context = {"result": result, "whatifs": offered, "comparison": comparison}
+    if is_fragment(request):
+        return TemplateResponse(request, "advisor/result.html#whatif", context)
+    title = "Estimated throughput of the reference benchmark"
+    context |= {
+        "summary": machine_summary(draft_from_profile(result.inputs)),
+        "settings": setting_rows(result),
+        "has_current": result.inputs.get("current") is not None,
+        "os_items": os_rows(result),
+        "exports": exports(result, base_url=_base_url(request)),
+        "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
+        "interval_meaning": interval_meaning(result.estimate),
+        "permalink": _base_url(request) + result.permalink,
+    }
+    return TemplateResponse(request, "advisor/result.html", context)
+
+
+@require_GET
+def result_download(request: HttpRequest, recommendation_id: str, fmt: str) -> HttpResponse:
+    if fmt not in FORMATS:
+        raise Http404("no such format")
+    result = _stored(recommendation_id)
+    try:
+        text = render(result, fmt, base_url=_base_url(request))
+    except OutputRefused as refused:
+        context = {"result": result, "fmt": fmt, "reason": str(refused)}
+        return TemplateResponse(request, "advisor/refused.html", context, status=409)
+    disposition = content_disposition_header(True, filename_for(result, fmt))
+    return HttpResponse(
+        text, content_type=CONTENT_TYPES[fmt], headers={"Content-Disposition": disposition}
+    )
+
+
+@require_POST
+@page_limited
+def result_edit(request: HttpRequest, recommendation_id: str) -> HttpResponse:
+    """Open the wizard filled with this result's inputs."""
+    result = _stored(recommendation_id)
+    draft_save(request.session, draft_from_profile(result.inputs))
+    return redirect("wizard-step", step=STEPS[0].slug)
+
+
+@require_POST
+@page_limited
+def whatif_save(request: HttpRequest, recommendation_id: str) -> HttpResponse:
+    """Store the what-if variant as a result of its own, with its own permalink."""
+    result = _stored(recommendation_id)
+    chosen = next((v for v in variants(result) if v.slug == request.POST.get("whatif")), None)
+    if chosen is None:
+        return redirect(result.permalink)
+    return redirect(recommendation_create(profile=chosen.profile).permalink)
+
+
+@require_GET
+def sources_page(request: HttpRequest) -> TemplateResponse:
+    cited_by: dict[str, list[str]] = {}
+    for rule in all_rules():
+        for key in dict.fromkeys(rule.sources):
+            cited_by.setdefault(key, []).append(rule.id)
+    entries = [(entry, cited_by.get(entry.key, [])) for entry in all_sources()]
+    return TemplateResponse(request, "advisor/sources.html", {"entries": entries})
+
+
+def _stored(recommendation_id: str) -> Result:
+    try:
+        return recommendation_get(recommendation_id=recommendation_id)
+    except Recommendation.DoesNotExist:
+        raise Http404("no such result") from None
+
+
+def _base_url(request: HttpRequest) -> str:
+    return request.build_absolute_uri("/").rstrip("/")

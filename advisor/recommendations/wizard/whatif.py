@@ -1,0 +1,167 @@
+"""What if: one hardware choice changed, both results side by side.
+
+A variant is the stored result's validated inputs with one change, validated again by
+`parse_profile`; a change that does not apply to the machine (a cache it already has, RAM beyond
+the schema's maximum) is not offered. Both sides are computed with today's rules, so the
+comparison shows what the hardware change does and nothing else.
+"""
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from advisor.recommendations.wizard.chart import Bar, number
+from advisor.recommendations.wizard.display import EstimatePanel, estimate_panel
+from rules.echo import profile_from_echo as profile_of
+from rules.errors import ProfileError
+from rules.profile import Profile
+from rules.profile_fields import FIELDS_BY_PATH
+from rules.render.mycnf import config_value
+from rules.result import Result
+from rules.validation import parse_profile
+
+ABSENT = "—"
+MAX_RAM_GB = FIELDS_BY_PATH["hardware.ram_gb"].maximum or 0
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    slug: str
+    label: str  # the button: "Add a battery-backed cache"
+    short: str  # the column heading: "With BBU cache"
+    profile: Profile
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    name: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    variant: Variant
+    changed: tuple[Difference, ...]
+    unchanged: int
+    os_changed: tuple[Difference, ...]
+    estimate: EstimatePanel | None
+    estimate_text: str
+
+
+Option = tuple[str, str, dict[str, Any]]  # button label, column heading, {path: new value}
+_STORAGE = "hardware.storage."
+VOID_MEASUREMENT = {_STORAGE + "measured_iops": None}  # fio figures of the old disks
+
+
+def _bbu(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
+    if storage.get("controller_cache") == "write_back_bbu":
+        return None
+    changes = {**VOID_MEASUREMENT, _STORAGE + "controller_cache": "write_back_bbu"}
+    return "Add a battery-backed cache", "With BBU cache", changes
+
+
+def _raid10(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
+    level, count = storage.get("raid_level"), storage.get("device_count") or 0
+    if level in ("raid10", "none") or count < 2:
+        return None
+    even = count + count % 2
+    label = f"RAID10 instead of {str(level).upper()}" + (f" ({even} devices)" * (even != count))
+    changes = {_STORAGE + "raid_level": "raid10", _STORAGE + "device_count": even}
+    return label, "RAID10", {**VOID_MEASUREMENT, **changes}
+
+
+def _ssd(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
+    if storage.get("media") != "hdd":
+        return None
+    changes = {_STORAGE + "media": "sata_ssd", _STORAGE + "rpm": None}
+    return "SSD instead of HDD", "SATA SSD", {**VOID_MEASUREMENT, **changes}
+
+
+def _ram(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
+    if not 0 < ram_gb * 2 <= MAX_RAM_GB:
+        return None
+    return (
+        f"Twice the RAM ({number(ram_gb * 2)} GB)",
+        "Twice the RAM",
+        {"hardware.ram_gb": ram_gb * 2},
+    )
+
+
+OPTIONS: dict[str, Callable[[Mapping[str, Any], float], Option | None]] = {
+    "bbu": _bbu,
+    "raid10": _raid10,
+    "ssd": _ssd,
+    "ram": _ram,
+}
+
+
+def variants(result: Result) -> tuple[Variant, ...]:
+    raw = profile_of(result.inputs)
+    found = []
+    for slug, option in OPTIONS.items():
+        offer = option(raw["hardware"]["storage"], raw["hardware"].get("ram_gb") or 0)
+        if offer is None:
+            continue
+        label, short, changes = offer
+        changed = copy.deepcopy(raw)
+        for path, value in changes.items():
+            *parents, leaf = path.split(".")
+            node = changed
+            for part in parents:
+                node = node[part]
+            node[leaf] = value
+        try:
+            found.append(Variant(slug, label, short, parse_profile(changed)))
+        except ProfileError:
+            continue
+    return tuple(found)
+
+
+def compare(
+    result: Result, slug: str, compute: Callable[..., Result]
+) -> tuple[tuple[Variant, ...], Comparison | None]:
+    """The variants on offer, and the comparison for `slug` (None when it is not one of them)."""
+    offered = variants(result)
+    chosen = next((v for v in offered if v.slug == slug), None)
+    if chosen is None:
+        return offered, None
+    base = compute(profile=parse_profile(profile_of(result.inputs)))
+    other = compute(profile=chosen.profile)
+    before = {s.name: config_value(s) for s in base.settings}
+    after = {s.name: config_value(s) for s in other.settings}
+    names = list(dict.fromkeys([*before, *after]))
+    changed = tuple(
+        Difference(n, before.get(n, ABSENT), after.get(n, ABSENT))
+        for n in names
+        if before.get(n) != after.get(n)
+    )
+    os_before = {i.name: i.value for i in base.os}
+    os_after = {i.name: i.value for i in other.os}
+    os_changed = tuple(
+        Difference(n, os_before.get(n, ABSENT), os_after.get(n, ABSENT))
+        for n in dict.fromkeys([*os_before, *os_after])
+        if os_before.get(n) != os_after.get(n)
+    )
+    panel, text = _estimates(base, other, chosen)
+    comparison = Comparison(chosen, changed, len(names) - len(changed), os_changed, panel, text)
+    return offered, comparison
+
+
+def _estimates(base: Result, other: Result, chosen: Variant) -> tuple[EstimatePanel | None, str]:
+    if base.estimate is None or other.estimate is None:
+        return None, ""
+    one, two = base.estimate.recommended, other.estimate.recommended
+    bars = [Bar("This machine", one, "recommended"), Bar(chosen.short, two, "variant")]
+    title = f"Estimated throughput: this machine against {chosen.label}"
+    panel = estimate_panel(bars, chart_id="whatif-chart", title=title)
+    mid_one, mid_two = (one.low + one.high) / 2, (two.low + two.high) / 2
+    if one.unit != two.unit or mid_one <= 0:
+        return panel, ""
+    move = (mid_two / mid_one - 1) * 100
+    text = (
+        f"The middle of the estimate moves from {number(mid_one)} to {number(mid_two)} "
+        f"{two.unit} ({move:+.0f}%)."
+    )
+    return panel, text

@@ -1,0 +1,233 @@
+"""How a profile field is declared: the input it accepts, on the field of `rules.profile` it fills.
+
+`accepts(...)` is the metadata of a dataclass field that the profile's JSON sets; a field whose
+type is a dataclass is a section (optional when its type allows None or it has a default). From
+those declarations come the field table (`input_fields`), the sections and their keys
+(`input_sections`) that validation checks, the typed profile it builds and the echo of its inputs.
+"""
+
+import dataclasses
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+_META = "accepts"
+_TEXT_OF = "input_text_of"
+
+
+class Kind(StrEnum):
+    NUMBER = "number"
+    INTEGER = "integer"
+    CHOICE = "choice"
+    TEXT = "text"
+    BOOLEAN = "boolean"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    path: str
+    kind: Kind
+    label: str
+    help: str
+    required: bool = True
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    default: object = None
+    nullable: bool = False
+    max_length: int = 0
+    # The checked input to the field's value (default: the field's enum, or the input itself),
+    # and the value back to the input it echoes (default: an enum's value, or the value itself).
+    read: Callable[[Any], Any] | None = None
+    echo: Callable[[Any], Any] | None = None
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit(".", 1)[-1]
+
+    def describe_range(self) -> str:
+        if self.kind is Kind.CHOICE:
+            return "one of " + ", ".join(self.choices)
+        if self.kind is Kind.BOOLEAN:
+            return "true or false"
+        if self.minimum is not None and self.maximum is not None:
+            noun = "a whole number" if self.kind is Kind.INTEGER else "a number"
+            return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
+        return "text"
+
+
+def _num(value: float) -> str:
+    return f"{value:g}" if value < 1e6 else f"{int(value)}"
+
+
+def values_of(enum: type[StrEnum]) -> tuple[str, ...]:
+    return tuple(member.value for member in enum)
+
+
+def accepts(kind: Kind, label: str, help: str, **options: Any) -> dict[str, FieldSpec]:
+    """Field metadata: the profile's JSON sets this field (see `FieldSpec` for the options)."""
+    return {_META: FieldSpec("", kind, label, help, **options)}
+
+
+def input_text_of(name: str) -> dict[str, str]:
+    """Field metadata: this field keeps the checked input text of its sibling `name`."""
+    return {_TEXT_OF: name}
+
+
+# -- reading the declaration ---------------------------------------------------------------------
+
+
+def _spec(f: dataclasses.Field[Any]) -> FieldSpec | None:
+    found = f.metadata.get(_META)
+    return found if isinstance(found, FieldSpec) else None
+
+
+def _section_type(hint: Any) -> type | None:
+    """The dataclass a section field holds (`Storage`, `MeasuredIops | None`), or None."""
+    for candidate in (hint, *typing.get_args(hint)):
+        if isinstance(candidate, type) and dataclasses.is_dataclass(candidate):
+            return candidate
+    return None
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+Entry = tuple[dataclasses.Field[Any], FieldSpec | None, type | None]
+
+
+@cache
+def _entries(cls: type) -> tuple[Entry, ...]:
+    """The fields the input names, in order: (field, its spec, or the section's class)."""
+    found: list[Entry] = []
+    for f in dataclasses.fields(cls):
+        spec = _spec(f)
+        section = None if spec else _section_type(_hints(cls)[f.name])
+        if spec or section:
+            found.append((f, spec, section))
+    return tuple(found)
+
+
+def is_optional(cls: type, name: str) -> bool:
+    f = next(f for f in dataclasses.fields(cls) if f.name == name)
+    hint = _hints(cls)[name]
+    return (
+        type(None) in typing.get_args(hint)
+        or f.default is not dataclasses.MISSING
+        or (f.default_factory is not dataclasses.MISSING)
+    )
+
+
+@cache
+def input_fields(cls: type, prefix: str = "") -> tuple[FieldSpec, ...]:
+    """Every input field below `cls`, in declaration order, with its dotted path."""
+    found: list[FieldSpec] = []
+    for f, spec, section in _entries(cls):
+        if spec:
+            found.append(dataclasses.replace(spec, path=prefix + f.name))
+        elif section:
+            found.extend(input_fields(section, f"{prefix}{f.name}."))
+    return tuple(found)
+
+
+def input_sections(cls: type, path: str = "") -> dict[str, tuple[str, ...]]:
+    """Each section holding input fields, by dotted path ("" the root): the keys it accepts."""
+    keys: list[str] = []
+    inner: dict[str, tuple[str, ...]] = {}
+    for f, _spec_found, section in _entries(cls):
+        keys.append(f.name)
+        if section and input_fields(section):
+            inner |= input_sections(section, f"{path}.{f.name}" if path else f.name)
+    return {path: tuple(keys), **inner}
+
+
+def optional_sections(cls: type, path: str = "") -> frozenset[str]:
+    """The sections that may be left out (or null)."""
+    found: set[str] = set()
+    for f, _spec_found, section in _entries(cls):
+        if section:
+            where = f"{path}.{f.name}" if path else f.name
+            if is_optional(cls, f.name):
+                found.add(where)
+            found |= optional_sections(section, where)
+    return frozenset(found)
+
+
+# -- building and echoing ------------------------------------------------------------------------
+
+
+def build(cls: type, values: dict[str, Any], prefix: str = "", **extra: Any) -> Any:
+    """`cls` from the checked inputs by path (`extra` fills the fields no input names). An
+    optional section whose inputs are all absent is None; enums come from their values."""
+    hints = _hints(cls)
+    kwargs: dict[str, Any] = dict(extra)
+    for f in dataclasses.fields(cls):
+        if f.name in kwargs:
+            continue
+        spec, section, path = _spec(f), _section_type(hints[f.name]), prefix + f.name
+        text_of = f.metadata.get(_TEXT_OF)
+        if text_of:
+            kwargs[f.name] = values[prefix + text_of]
+        elif spec:
+            value = _read(spec, hints[f.name], values[path])
+            if value is not None or type(None) in typing.get_args(hints[f.name]):
+                kwargs[f.name] = value  # else: absent, and the field's own default applies
+        elif section:
+            inside = [s.path for s in input_fields(section, path + ".")]
+            if type(None) in typing.get_args(hints[f.name]) and all(
+                values[p] is None for p in inside
+            ):
+                kwargs[f.name] = None
+            elif inside:
+                kwargs[f.name] = build(section, values, path + ".")
+    return cls(**kwargs)
+
+
+def _read(spec: FieldSpec, hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    if spec.read:
+        return spec.read(value)
+    for candidate in (hint, *typing.get_args(hint)):
+        if isinstance(candidate, type) and issubclass(candidate, StrEnum):
+            return candidate(value)
+    return value
+
+
+def echo(obj: Any, *, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The inputs that made `obj`, normalised, in the contract's nesting (None sections as None)."""
+    out: dict[str, Any] = {}
+    cls: type = type(obj)
+    texts = _texts(cls)
+    for f, spec, section in _entries(cls):
+        if f.name in skip:
+            continue
+        value = getattr(obj, f.name)
+        if f.name in texts:  # echoed as it was given, not as parsed
+            out[f.name] = getattr(obj, texts[f.name])
+        elif spec:
+            out[f.name] = _echo_value(spec, value)
+        elif section and input_fields(section):
+            out[f.name] = None if value is None else echo(value)
+    return out
+
+
+@cache
+def _texts(cls: type) -> dict[str, str]:
+    """Input field name -> the field that keeps its text as given (Server.version_text)."""
+    return {
+        str(f.metadata[_TEXT_OF]): f.name for f in dataclasses.fields(cls) if _TEXT_OF in f.metadata
+    }
+
+
+def _echo_value(spec: FieldSpec, value: Any) -> Any:
+    if value is None:
+        return None
+    if spec.echo:
+        return spec.echo(value)
+    return value.value if isinstance(value, StrEnum) else value

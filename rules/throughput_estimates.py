@@ -1,0 +1,75 @@
+"""Ask the estimator for the recommended and current throughput, the gain between them, and each
+setting's effect."""
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+from rules.catalog import ServerCatalog
+from rules.current.server_numbers import parse_number
+from rules.estimator_interface import Assessment, ConfigValue, Estimator
+from rules.profile import Profile
+from rules.result import Estimate, Estimates, OsItem, Setting
+
+
+def with_estimates(
+    profile: Profile,
+    settings: Sequence[Setting],
+    os_items: Sequence[OsItem],
+    catalog: ServerCatalog,
+    estimator: Estimator,
+) -> tuple[Estimates, tuple[Setting, ...]]:
+    recommended: dict[str, ConfigValue] = {s.name: s.value for s in settings}
+    recommended.update({item.name: item.value for item in os_items})
+    baseline = _baseline(profile, settings, catalog)
+    measured = profile.workload.measured_throughput
+    known = profile.current is not None or measured is not None
+    assessed = estimator.assess(profile, baseline, recommended, compare=known)
+    estimate = assessed.recommended
+    if measured is not None and assessed.gain is not None:
+        estimate = anchored(estimate, assessed.gain, measured)
+    settled = tuple(_with_effect(s, assessed) for s in settings)
+    return Estimates(estimate, assessed.current, assessed.gain, measured), settled
+
+
+def _with_effect(setting: Setting, assessed: Assessment) -> Setting:
+    effect = assessed.effects.get(setting.name)
+    if effect is not None:
+        return dataclasses.replace(setting, effect=effect)
+    note = assessed.not_estimated.get(setting.name)
+    return setting if note is None else dataclasses.replace(setting, effect_note=note)
+
+
+def anchored(modelled: Estimate, gain: Estimate, measured: float) -> Estimate:
+    """The recommended estimate as today's measured rate times the gain interval."""
+    return dataclasses.replace(
+        modelled,
+        low=significant(measured * gain.low),
+        high=significant(measured * gain.high),
+    )
+
+
+def significant(value: float, digits: int = 3) -> float:
+    """`value` to three significant figures: an estimate is not more precise than that."""
+    if value <= 0 or not math.isfinite(value):
+        return 0.0
+    return round(value, digits - 1 - math.floor(math.log10(value)))
+
+
+def _baseline(
+    profile: Profile, settings: Sequence[Setting], catalog: ServerCatalog
+) -> dict[str, ConfigValue]:
+    """What runs today: the pasted values, else the version's defaults."""
+    config: dict[str, ConfigValue] = {}
+    for setting in settings:
+        text = setting.current
+        if text is None:
+            default = catalog.default(setting.name)
+            if default is not None:
+                config[setting.name] = default
+            continue
+        number = parse_number(text) if setting.kind != "enum" else None
+        config[setting.name] = number if number is not None else text
+    if profile.current is not None and "io_scheduler" in profile.current.os:
+        config["io_scheduler"] = profile.current.os["io_scheduler"]
+    return config

@@ -1,0 +1,145 @@
+"""The published Profile schema and the validation agree: both come from
+rules.profile_fields.FIELDS."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from advisor.api.profile_component import OPTIONAL_SECTIONS, profile_schema
+from rules.errors import ProfileError
+from rules.profile_fields import FIELDS, FieldSpec, Kind
+from rules.validation import parse_profile
+from tests.rules.profiles import raw_profile
+
+SCHEMA = profile_schema()
+
+
+def _node(path: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the section's schema, the field's schema) for a dotted path."""
+    section = SCHEMA
+    *parents, leaf = path.split(".")
+    for part in parents:
+        section = section["properties"][part]
+    return section, section["properties"][leaf]
+
+
+def _leaf_paths(schema: dict[str, Any], prefix: str = "") -> set[str]:
+    paths = set()
+    for name, sub in schema.get("properties", {}).items():
+        path = f"{prefix}{name}"
+        if sub.get("type") == "object" and "properties" in sub and path != "current":
+            paths |= _leaf_paths(sub, f"{path}.")
+        elif path != "current":
+            paths.add(path)
+    return paths
+
+
+def test_the_schema_has_exactly_the_fields_of_the_table():
+    assert _leaf_paths(SCHEMA) == {spec.path for spec in FIELDS}
+
+
+@pytest.mark.parametrize("spec", FIELDS, ids=lambda s: s.path)
+def test_each_field_has_the_tables_type_range_choices_and_requiredness(spec: FieldSpec):
+    section, field = _node(spec.path)
+    in_optional = spec.path.rpartition(".")[0] in OPTIONAL_SECTIONS
+    if spec.kind is Kind.CHOICE:
+        assert field["enum"] == list(spec.choices)
+    elif spec.choices:
+        assert [str(c) for c in field["enum"]] == list(spec.choices)
+    elif spec.kind is Kind.TEXT:
+        assert field["maxLength"] == spec.max_length
+    elif spec.kind is Kind.BOOLEAN:
+        assert field["type"] == "boolean"
+    else:
+        assert field["type"] == ("integer" if spec.kind is Kind.INTEGER else "number")
+        assert (field["minimum"], field["maximum"]) == (spec.minimum, spec.maximum)
+    assert (spec.name in section.get("required", [])) == (spec.required or in_optional)
+    assert field.get("nullable", False) == (
+        not in_optional and (spec.nullable or not spec.required)
+    )
+    assert field["description"].startswith(spec.help)
+
+
+def test_every_section_refuses_unknown_keys_as_validation_does():
+    for path in ("", "server", "hardware", "hardware.storage", "workload"):
+        section = SCHEMA if not path else _node(path)[1]
+        assert section["additionalProperties"] is False
+        key = f"{path}.extra" if path else "extra"
+        with pytest.raises(ProfileError) as refused:
+            parse_profile(raw_profile(**{key: 1}))
+        assert key in refused.value.errors
+
+
+def _agree(raw: dict[str, Any]) -> tuple[bool, bool]:
+    try:
+        jsonschema.Draft4Validator(_as_json_schema(SCHEMA)).validate(raw)
+        schema_ok = True
+    except jsonschema.ValidationError:
+        schema_ok = False
+    try:
+        parse_profile(raw)
+        valid = True
+    except ProfileError:
+        valid = False
+    return schema_ok, valid
+
+
+def _as_json_schema(schema: Any) -> Any:
+    """OpenAPI 3.0's `nullable` as plain JSON Schema, for the jsonschema validator."""
+    if isinstance(schema, list):
+        return [_as_json_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: _as_json_schema(v) for k, v in schema.items() if k != "nullable"}
+    if schema.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out
+
+
+NUMERIC = [s for s in FIELDS if s.kind in (Kind.NUMBER, Kind.INTEGER) and not s.choices]
+
+
+@pytest.mark.parametrize("spec", NUMERIC, ids=lambda s: s.path)
+def test_both_accept_the_bounds_and_refuse_just_outside_them(spec: FieldSpec):
+    assert spec.minimum is not None
+    assert spec.maximum is not None
+    step = 1 if spec.kind is Kind.INTEGER else spec.minimum / 2 or 0.5
+    base: dict[str, Any] = {}  # so that the field alone decides (RAID fits any count)
+    if "measured_iops" in spec.path:
+        base["hardware.storage.measured_iops"] = {"random_read": 100, "random_write": 100}
+    if spec.path == "hardware.storage.device_count":
+        base["hardware.storage.raid_level"] = "raid0"
+    for value, expected in ((spec.minimum, True), (spec.maximum, True)):
+        raw = raw_profile(**base, **{spec.path: value})
+        assert _agree(raw) == (expected, expected), (spec.path, value)
+    for value in (spec.minimum - step, spec.maximum + step):
+        raw = raw_profile(**base, **{spec.path: value})
+        assert _agree(raw) == (False, False), (spec.path, value)
+
+
+@pytest.mark.parametrize("spec", [s for s in FIELDS if s.choices], ids=lambda s: s.path)
+def test_both_accept_every_choice_and_refuse_others(spec: FieldSpec):
+    for choice in spec.choices:
+        value = int(choice) if spec.kind is Kind.INTEGER else choice
+        schema_ok, _ = _agree(raw_profile(**{spec.path: value}))
+        assert schema_ok
+    assert _agree(raw_profile(**{spec.path: "no-such-choice"})) == (False, False)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ram=st.one_of(st.floats(allow_nan=False), st.integers(), st.text(max_size=3), st.none()),
+    version=st.text(max_size=12),
+    kernel=st.one_of(st.none(), st.text(max_size=12)),
+)
+def test_whatever_the_schema_refuses_validation_refuses_too(ram, version, kernel):
+    raw = raw_profile(
+        **{"hardware.ram_gb": ram, "server.version": version, "hardware.kernel": kernel}
+    )
+    schema_ok, valid = _agree(raw)
+    assert valid <= schema_ok  # valid data is always schema-valid

@@ -1,0 +1,44 @@
+"""Within-source pairs: only one machine under two configurations counts as a pair."""
+
+import dataclasses
+import math
+
+import pytest
+
+from calibration.pairs import Pair, pair_summary, setting_pairs
+from calibration.points import load_points, used_points
+
+BASE = next(p for p in used_points(load_points()) if p.source == "percona-lab-2018-tpcc-mysql8")
+
+
+def point(id: str, value: float, **changes: object):
+    return dataclasses.replace(BASE, id=id, value=value, **changes)
+
+
+def test_a_setting_change_on_one_machine_is_a_pair_with_its_published_ratio() -> None:
+    small, big = point("a", 100.0, bp_gb=10.0), point("b", 300.0, bp_gb=40.0)
+    (pair,) = setting_pairs([small, big], [math.log(100.0), math.log(250.0)])
+    assert pair.published_log_ratio == pytest.approx(math.log(3.0))
+    assert pair.estimated_log_ratio == pytest.approx(math.log(2.5))
+    assert pair.within_tolerance  # 2.5 is within x1.5 of 3
+
+
+def test_another_volume_is_another_machine_not_a_pair() -> None:
+    """Two provisioned cloud volumes (1,800 and 3,600 IOPS) differ in the machine itself."""
+    slow = point("a", 100.0, measured_read_iops=1800.0, measured_write_iops=1800.0)
+    fast = point("b", 200.0, bp_gb=40.0, measured_read_iops=3600.0, measured_write_iops=3600.0)
+    assert setting_pairs([slow, fast], [0.0, 0.0]) == []
+
+
+def test_the_same_configuration_twice_is_not_a_pair() -> None:
+    assert setting_pairs([point("a", 100.0), point("b", 120.0)], [0.0, 0.0]) == []
+
+
+def test_a_wrong_direction_needs_a_published_change_above_a_quarter() -> None:
+    big_change = Pair("a", "b", published_log_ratio=math.log(1.5), estimated_log_ratio=-0.1)
+    small_change = Pair("a", "b", published_log_ratio=math.log(1.1), estimated_log_ratio=-0.1)
+    assert big_change.wrong_direction
+    assert not small_change.wrong_direction
+    summary = pair_summary([big_change, small_change])
+    assert summary["wrong_direction"] == 1
+    assert summary["wrong_direction_pairs"] == ["a/b"]

@@ -1,0 +1,43 @@
+"""The profile's declaration in rules.profile gives validation its sections and the echo its
+shape."""
+
+from rules.field_spec import input_fields, input_sections, optional_sections
+from rules.profile import Profile, Storage
+
+
+def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
+    assert input_sections(Profile) == {
+        "": ("server", "hardware", "workload", "current", "options"),
+        "server": ("flavor", "version"),
+        "hardware": ("ram_gb", "cpu_cores", "storage", "filesystem", "kernel", "numa_nodes"),
+        "hardware.storage": (
+            "media",
+            "rpm",
+            "device_count",
+            "raid_level",
+            "controller_cache",
+            "flash_class",
+            "measured_iops",
+        ),
+        "hardware.storage.measured_iops": ("random_read", "random_write"),
+        "workload": (
+            "kind",
+            "data_size_gb",
+            "concurrency",
+            "durability",
+            "recovery_target_minutes",
+            "measured_throughput",
+        ),
+        "options": ("include_defaults",),
+    }
+
+
+def test_a_section_that_may_be_none_or_has_a_default_is_optional() -> None:
+    assert optional_sections(Profile) == {"current", "hardware.storage.measured_iops", "options"}
+
+
+def test_a_field_without_an_input_declaration_is_not_an_input() -> None:
+    paths = {spec.path for spec in input_fields(Profile)}
+    assert "server.version_text" not in paths
+    assert "raw" not in paths
+    assert {spec.path for spec in input_fields(Storage, "hardware.storage.")} <= paths
