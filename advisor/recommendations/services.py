@@ -51,10 +51,15 @@ def recommendation_create(*, profile: Profile) -> Result:
 
 
 def _row_fields(result: Result) -> dict[str, Any]:
-    """What a stored recommendation keeps: the inputs, the result JSON and both versions."""
+    """What a stored recommendation keeps: the inputs, the result JSON and both versions.
+
+    The JSON leaves out `sources`, about half its size: the full citations are derived from the
+    bibliography by source key whenever a stored result is written out again."""
+    stored = result_to_dict(result)
+    del stored["sources"]
     return {
         "profile": result.inputs,
-        "result": result_to_dict(result),
+        "result": stored,
         "ruleset_version": result.ruleset_version,
         "calibration_version": result.calibration_version or "",
     }
