@@ -1,4 +1,5 @@
-"""Byte units. Everything inside the engine is bytes; these helpers only format at the edges."""
+"""Byte units, and numbers read back from text. Everything inside the engine is bytes; these
+helpers only format (or read) at the edges."""
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -33,3 +34,15 @@ def bytes_for_people(value: float) -> str:
 
 def round_down(value: int, step: int) -> int:
     return (value // step) * step
+
+
+def number_from_text(text: str) -> int | float | None:
+    """An integer where the text is one, else a float, else None (a form field, a stored value)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return None

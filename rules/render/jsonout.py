@@ -25,6 +25,7 @@ from rules.jsonshape import (
 )
 from rules.render.mycnf import config_value, permalink_url, server_value
 from rules.result import Result, Setting
+from rules.units import number_from_text
 
 # The JSON result's shape: 2 cites each source once, in `sources`, not in every evidence item.
 RESULT_FORMAT = 2
@@ -77,14 +78,8 @@ def _value_from_text(text: object, data: Mapping[str, Any]) -> int | float | str
         return text
     if kind == "percent":
         return float(text)
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        return text
+    number = number_from_text(text)
+    return text if number is None else number
 
 
 RESULT_JSON = Shape(

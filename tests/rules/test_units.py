@@ -1,7 +1,7 @@
 import pytest
 
 from rules.rounding import percent_text
-from rules.units import GIB, MIB, bytes_for_people
+from rules.units import GIB, MIB, bytes_for_people, number_from_text
 
 
 @pytest.mark.parametrize(
@@ -25,3 +25,13 @@ def test_it_writes_sizes_for_people_with_a_decimal_below_a_hundred(value, text) 
 )
 def test_it_never_rounds_a_small_share_down_to_nothing(ratio, text) -> None:
     assert percent_text(ratio) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [("8", 8), ("-3", -3), ("0.75", 0.75), ("1e3", 1000.0), ("8G", None), ("", None), ("x", None)],
+)
+def test_number_from_text_prefers_an_integer_and_says_none_for_text(text, number) -> None:
+    read = number_from_text(text)
+    assert read == number
+    assert type(read) is type(number)

@@ -19,6 +19,7 @@ from rules.current.kept import ECHO_META_KEYS, keep_read_variables
 from rules.errors import ProfileError
 from rules.profile import Profile
 from rules.profile_fields import FIELDS, FIELDS_BY_PATH, FieldSpec, Kind
+from rules.units import number_from_text
 from rules.validation import parse_profile
 
 SESSION_KEY = "wizard_draft"
@@ -252,14 +253,8 @@ def _typed(spec: FieldSpec, text: str) -> Any:
         return {"true": True, "false": False}.get(text.lower(), text)
     if spec.kind not in (Kind.NUMBER, Kind.INTEGER) or len(text) > 64:
         return text
-    try:
-        return int(text)
-    except ValueError:
-        pass
-    try:
-        return float(text)
-    except ValueError:
-        return text
+    number = number_from_text(text)
+    return text if number is None else number
 
 
 def validate(draft: Mapping[str, str]) -> tuple[Profile | None, dict[str, list[str]]]:
