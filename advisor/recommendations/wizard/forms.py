@@ -24,7 +24,25 @@ from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, FieldSpec, Kind
 # How each closed value reads in a list; the values themselves are the schema's.
 CHOICE_LABELS: dict[str, dict[str, str]] = {
     "flavor": {"mysql": "MySQL", "percona": "Percona Server", "mariadb": "MariaDB"},
-    "media": {"hdd": "Hard disks (HDD)", "sata_ssd": "SATA SSD", "nvme": "NVMe SSD"},
+    "media": {
+        "hdd": "Hard disks (HDD)",
+        "sata_ssd": "SATA SSD",
+        "nvme": "NVMe SSD",
+        "network_ssd": "Network volume (EBS, Persistent Disk, Azure disk, SAN)",
+    },
+    "volume_type": {
+        "aws_gp2": "AWS EBS gp2",
+        "aws_gp3": "AWS EBS gp3",
+        "aws_io1": "AWS EBS io1",
+        "aws_io2": "AWS EBS io2 Block Express",
+        "gcp_pd_balanced": "Google Cloud pd-balanced",
+        "gcp_pd_ssd": "Google Cloud pd-ssd",
+        "gcp_hyperdisk_balanced": "Google Cloud Hyperdisk Balanced",
+        "azure_premium_ssd": "Azure Premium SSD (P30 figures)",
+        "azure_premium_ssd_v2": "Azure Premium SSD v2",
+        "azure_ultra_disk": "Azure Ultra Disk",
+        "san": "SAN volume",
+    },
     "rpm": {r: f"{int(r):,} rpm" for r in ("5400", "7200", "10000", "15000")},
     "raid_level": {
         "none": "None: a single device",
@@ -62,6 +80,7 @@ BLANK_LABELS = {
     "rpm": "Not known (7,200 rpm assumed)",
     "flash_class": "Not known (enterprise assumed)",
     "filesystem": "Not given",
+    "volume_type": "Not known (3,000 IOPS assumed unless provisioned IOPS are given)",
 }
 PLACEHOLDERS = {"version": "8.0.36", "kernel": "5.15"}
 BOOLEAN_CHOICES = [("false", "No"), ("true", "Yes")]
