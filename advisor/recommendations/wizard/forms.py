@@ -90,6 +90,9 @@ class RawField(forms.Field):
     """Keeps the posted text as it is; `parse_profile` is the only judge of it."""
 
     optional = False  # shown as "(optional)" next to the label
+    mark: Any = (
+        None  # a probe's mark (detected, measured, assumed) while it holds the probe's value
+    )
 
     def to_python(self, value: Any) -> str:
         return value if isinstance(value, str) else ""
@@ -200,6 +203,7 @@ class StepForm(forms.Form):
         errors: Mapping[str, list[str]],
         report: Collection[str] | None = None,
         check_url: str,
+        marks: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(data={name: draft.get(name, "") for name in step.names})
         self.step = step
@@ -211,6 +215,9 @@ class StepForm(forms.Form):
         for spec in step.specs:
             live = live_attrs(check_url, typing=not spec.choices)
             self.fields[spec.name] = field_for(spec, live)
+        for name, mark in (marks or {}).items():
+            if name in self.fields:
+                self.fields[name].mark = mark
 
     def groups(self) -> list[Group]:
         main = [self[name] for name in self.fields if name not in MEASURED]

@@ -10,7 +10,12 @@ Getter = Callable[[str], str]  # a draft value, shortened for display
 
 SHORT: dict[str, dict[str, str]] = {
     "flavor": {"mysql": "MySQL", "percona": "Percona Server", "mariadb": "MariaDB"},
-    "media": {"hdd": "HDD", "sata_ssd": "SATA SSD", "nvme": "NVMe", "network_ssd": "network volume"},
+    "media": {
+        "hdd": "HDD",
+        "sata_ssd": "SATA SSD",
+        "nvme": "NVMe",
+        "network_ssd": "network volume",
+    },
     "controller_cache": {
         "none": "no controller cache",
         "write_through": "write-through cache",
