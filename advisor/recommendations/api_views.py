@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -11,15 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from advisor.api.content import (
-    EXPORT_RENDERERS,
-    ExportNegotiation,
-    MyCnfRenderer,
-    SqlRenderer,
-    SysctlRenderer,
-    UdevRenderer,
-    base_url,
-)
+from advisor.api.content import EXPORT_RENDERERS, TEXT_RENDERERS, ExportNegotiation, base_url
 from advisor.api.errors import FieldErrors
 from advisor.api.openapi import (
     FORMAT_PARAMETER,
@@ -120,41 +110,23 @@ class _RecommendationExportApi(APIView):
         return export_response(request, _stored(recommendation_id))
 
 
-def _export_schema(fmt: str) -> Any:
-    return extend_schema(
-        operation_id=f"recommendation_{fmt}",
+def _export_view(fmt: str) -> type[_RecommendationExportApi]:
+    """The view of `/recommendations/{id}/<fmt>`, with its own operation in the schema."""
+
+    @extend_schema(
+        operation_id=f"recommendation_{fmt.replace('-', '_')}",
         summary=f"A stored recommendation as {fmt}",
         responses={**export_responses(200, (fmt,), None), **errors(404, 422)},
     )
+    def get(self: _RecommendationExportApi, request: Request, recommendation_id: str) -> Response:
+        return _RecommendationExportApi.get(self, request, recommendation_id)
+
+    name = "".join(part.title() for part in fmt.split("-"))
+    attributes = {"renderer_classes": (TEXT_RENDERERS[fmt],), "get": get}
+    return type(f"Recommendation{name}Api", (_RecommendationExportApi,), attributes)
 
 
-class RecommendationMyCnfApi(_RecommendationExportApi):
-    renderer_classes = (MyCnfRenderer,)
-
-    @_export_schema("mycnf")
-    def get(self, request: Request, recommendation_id: str) -> Response:
-        return super().get(request, recommendation_id)
-
-
-class RecommendationSqlApi(_RecommendationExportApi):
-    renderer_classes = (SqlRenderer,)
-
-    @_export_schema("sql")
-    def get(self, request: Request, recommendation_id: str) -> Response:
-        return super().get(request, recommendation_id)
-
-
-class RecommendationUdevApi(_RecommendationExportApi):
-    renderer_classes = (UdevRenderer,)
-
-    @_export_schema("udev")
-    def get(self, request: Request, recommendation_id: str) -> Response:
-        return super().get(request, recommendation_id)
-
-
-class RecommendationSysctlApi(_RecommendationExportApi):
-    renderer_classes = (SysctlRenderer,)
-
-    @_export_schema("sysctl")
-    def get(self, request: Request, recommendation_id: str) -> Response:
-        return super().get(request, recommendation_id)
+# One download endpoint per export but JSON (the detail endpoint is the JSON).
+EXPORT_VIEWS: dict[str, type[_RecommendationExportApi]] = {
+    fmt: _export_view(fmt) for fmt in FORMATS if fmt != "json"
+}

@@ -1,4 +1,5 @@
-"""`python manage.py recommend FILE|- --format json|mycnf|sql|udev|sysctl`: print one export."""
+"""`python manage.py recommend FILE|- --format FORMAT`: print one export (any of
+`rules.render.FORMATS`: json, mycnf, sql, udev, sysctl, ansible, k8s-percona, rds-json, ...)."""
 
 import json
 import os
@@ -10,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from advisor.recommendations.services import recommendation_compute
 from rules.errors import OutputRefused, ProfileError
-from rules.render import FORMATS, render
+from rules.render import BY_NAME, FORMATS, render
 from rules.validation import parse_profile
 from rules.version import SUPPORTED_RANGE_TEXT
 
@@ -27,7 +28,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", metavar="FILE", help="profile JSON file, or - for stdin")
-        parser.add_argument("--format", choices=FORMATS, default="json", help="default: json")
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            default="json",
+            metavar="FORMAT",
+            help="; ".join(f"{name}: {BY_NAME[name].description}" for name in FORMATS)
+            + " (default: json)",
+        )
         parser.add_argument(
             "--base-url", default="", help="prefix of the permalink, e.g. https://advisor.example"
         )
@@ -50,7 +58,7 @@ class Command(BaseCommand):
             result = recommendation_compute(profile=profile)
             text = render(result, options["format"], base_url=options["base_url"])
         except OutputRefused as refused:
-            label = {"mycnf": "my.cnf", "sql": "SQL"}.get(options["format"], options["format"])
+            label = BY_NAME[options["format"]].label
             message = f"cannot write {label}: {refused}"
             supported = SUPPORTED_RANGE_TEXT[profile.server.flavor]
             if supported not in message:

@@ -10,7 +10,7 @@ from django.utils.safestring import SafeString
 from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
 from rules.bibliography import source
 from rules.errors import OutputRefused
-from rules.render import FORMATS, filename_for, render
+from rules.render import FORMATS, REGISTRY, filename_for, render
 from rules.render.mycnf import config_value
 from rules.result import Change, Effect, Estimates, Evidence, Result, Setting
 from rules.units import bytes_for_config
@@ -21,15 +21,11 @@ CHANGE_LABELS = {
     Change.KEEP: "= keep",
     Change.CHANGE: "≠ change",
 }
-# shown in copyable blocks; JSON is a download only
-SHOWN_FORMATS = ("mycnf", "sql", "udev", "sysctl")
-FORMAT_LABELS = {
-    "mycnf": "my.cnf",
-    "sql": "SQL",
-    "udev": "udev rules",
-    "sysctl": "sysctl.d",
-    "json": "JSON",
-}
+# Every format but JSON is shown in a copyable block; JSON is a download only. The server and OS
+# files come first and have a button at the top; the deploy-tool files follow under their own
+# heading. JSON, the whole result, comes last.
+_ORDER = {"server": 0, "os": 1, "deploy": 2, "data": 3}
+SHOWN_ORDER = tuple(f.name for f in sorted(REGISTRY, key=lambda f: _ORDER[f.group]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +75,7 @@ class Export:
     filename: str
     text: str  # empty when refused
     refused: str
+    group: str = "server"  # server | os | deploy | data (rules.render.Format.group)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,14 +156,17 @@ def os_rows(result: Result) -> tuple[OsRow, ...]:
 def exports(result: Result, *, base_url: str) -> tuple[Export, ...]:
     """Every download, with its text for the copy blocks (not JSON); refused ones say why."""
     items = []
-    for fmt in ("mycnf", "sql", "udev", "sysctl", "json"):
+    by_name = {f.name: f for f in REGISTRY}
+    for fmt in SHOWN_ORDER:
+        entry = by_name[fmt]
         text, refused = "", ""
         try:
-            if fmt in SHOWN_FORMATS:  # JSON is never refused
+            if fmt != "json":  # JSON is never refused, and a download only
                 text = render(result, fmt, base_url=base_url)
         except OutputRefused as problem:
             refused = str(problem)
-        items.append(Export(fmt, FORMAT_LABELS[fmt], filename_for(result, fmt), text, refused))
+        filename = filename_for(result, fmt)
+        items.append(Export(fmt, entry.label, filename, text, refused, entry.group))
     assert {item.fmt for item in items} == set(FORMATS)
     return tuple(items)
 

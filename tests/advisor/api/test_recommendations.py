@@ -79,7 +79,10 @@ def test_an_accept_header_we_cannot_meet_gets_json(post_json):
 def test_an_unknown_format_is_a_400_naming_the_format_field(post_json):
     response = post_json(f"{URL}?format=yaml", raw_profile())
     assert response.status_code == 400
-    message = "must be one of json, mycnf, sql, udev, sysctl"
+    message = (
+        "must be one of json, mycnf, sql, udev, sysctl, ansible, ansible-tasks, k8s-percona, "
+        "k8s-mysql-operator, k8s-mariadb-operator, rds-json, rds-terraform"
+    )
     assert response.json()["errors"] == {"format": [message]}
 
 
