@@ -54,7 +54,7 @@ def render_ansible_tasks(result: Result, *, base_url: str = "") -> str:
     use = [
         "Use: include_tasks (or import_tasks) on the database hosts; the connection comes from",
         f"module_defaults for {VARIABLES_MODULE} (login_unix_socket or login_host, login_user,",
-        "login_password). Check mode (--check) reports what would change and changes nothing.",
+        "login_password). The module has no check mode: --check skips these tasks.",
         (
             "mode: persist applies each value now and keeps it across restarts (SET PERSIST)."
             if persist
