@@ -13,6 +13,7 @@ from rules.render.mycnf import (
     server_settings,
     variable_name,
 )
+from rules.render.yamltext import printable
 from rules.result import Result, Setting
 
 MYSQL_FAMILY = frozenset({"mysql", "percona"})
@@ -48,7 +49,7 @@ def mycnf_body(
     lines = [f"[{group}]"]
     for setting in settings:
         text = (values or {}).get(setting.name) or no_template(config_value(setting))
-        lines.append(f"# {no_template(one_line(setting.reason))}".rstrip())
+        lines.append(f"# {printable(no_template(one_line(setting.reason)))}".rstrip())
         lines.append(f"{variable_name(setting)} = {text}")
     return "\n".join(lines) + "\n"
 

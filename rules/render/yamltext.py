@@ -33,7 +33,7 @@ Node = (
 
 def dump(value: Mapping[str, Node] | Sequence[Node], *, header: Sequence[str] = ()) -> str:
     """The YAML document for `value`, after `header` written as `#` comments."""
-    lines = [comment("#", line) for line in header]
+    lines = [comment("#", printable(line)) for line in header]
     lines += _block(value, 0) if value else ["{}" if isinstance(value, Mapping) else "[]"]
     return "\n".join(lines) + "\n"
 
@@ -43,7 +43,24 @@ def scalar(value: str | int | bool) -> str:
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
-    return json.dumps(value, ensure_ascii=False)
+    return _NOT_PRINTABLE.sub(_escape, json.dumps(value, ensure_ascii=False))
+
+
+# What YAML 1.1 does not allow in a stream unescaped ("Character Set": printable are tab, line
+# breaks, 0x20-0x7E, 0x85, 0xA0-0xD7FF, 0xE000-0xFFFD and beyond 0xFFFF), and the line breaks
+# it folds to a space inside a quoted string (0x85, U+2028, U+2029); JSON has already escaped
+# everything below 0x20.
+_NOT_PRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ud800-\udfff\ufffe\uffff]")
+
+
+def printable(text: str) -> str:
+    """`text` with what YAML cannot hold unescaped (in a comment or a literal block) replaced
+    by U+FFFD."""
+    return _NOT_PRINTABLE.sub("\ufffd", text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def _block(value: Node, depth: int) -> list[str]:
@@ -89,7 +106,7 @@ def _literal_lines(text: str, depth: int) -> list[str]:
     lines = text.removesuffix("\n").split("\n")
     if lines[0].startswith(" ") or any(line != line.rstrip() for line in lines):
         raise ValueError("a literal block cannot start with a space or end a line with one")
-    if any(ch in text for ch in "\r\t\x00"):
+    if any(ch in text for ch in "\r\t\x00") or _NOT_PRINTABLE.search(text):
         raise ValueError("a literal block cannot hold control characters")
     pad = INDENT * depth
     return [f"{pad}{line}" if line else "" for line in lines]
