@@ -26,6 +26,13 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
         "/api/v1/recommendations/{recommendation_id}/sql",
         "/api/v1/recommendations/{recommendation_id}/udev",
         "/api/v1/recommendations/{recommendation_id}/sysctl",
+        "/api/v1/recommendations/{recommendation_id}/ansible",
+        "/api/v1/recommendations/{recommendation_id}/ansible-tasks",
+        "/api/v1/recommendations/{recommendation_id}/k8s-percona",
+        "/api/v1/recommendations/{recommendation_id}/k8s-mysql-operator",
+        "/api/v1/recommendations/{recommendation_id}/k8s-mariadb-operator",
+        "/api/v1/recommendations/{recommendation_id}/rds-json",
+        "/api/v1/recommendations/{recommendation_id}/rds-terraform",
         "/api/v1/rules",
         "/api/v1/sources",
     }
@@ -34,6 +41,13 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
     assert body["required"] is True
     assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Profile"}
     assert "Profile" in schema["components"]["schemas"]
+    # JSON answers either the result or, with ?format=rds-json, the RDS requests
+    detail = schema["paths"]["/api/v1/recommendations/{recommendation_id}"]["get"]
+    json_answer = detail["responses"]["200"]["content"]["application/json"]["schema"]
+    assert json_answer["oneOf"][0] == {"$ref": "#/components/schemas/ResultOutput"}
+    assert json_answer["oneOf"][1]["required"][-1] == "ManagedByRds"
+    yaml_answer = detail["responses"]["200"]["content"]["application/yaml"]["schema"]
+    assert yaml_answer == {"type": "string"}
 
 
 def test_the_docs_page_loads_everything_from_this_host(client):
