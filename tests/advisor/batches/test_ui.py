@@ -60,6 +60,20 @@ def test_an_upload_runs_the_batch_and_the_page_offers_the_archive(
     assert names == ["db0.cnf", "db1.cnf", "summary.csv"]
 
 
+def test_the_page_offers_the_archive_with_each_other_export(
+    client, token, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        location = upload(client, token, fleet_json())["Location"]
+    html = client.get(location).content.decode()
+    links = re.findall(r'href="(/batches/[^"]+/archive\?format=([a-z0-9-]+))"', html)
+    assert {fmt for _, fmt in links} >= {"ansible", "k8s-percona", "rds-terraform", "json"}
+    link = next(href for href, fmt in links if fmt == "ansible-tasks")
+    names = zipfile.ZipFile(io.BytesIO(b"".join(client.get(link).streaming_content))).namelist()
+    assert names == ["db0-tasks.yml", "db1-tasks.yml", "summary.csv"]
+    assert client.get(link.split("?")[0] + "?format=xlsx").status_code == 404
+
+
 def test_a_running_batch_polls_its_progress_partial(client, token):
     with mock.patch("advisor.fleet.tasks.batch_start.delay"):
         location = upload(client, token, fleet_json())["Location"]
