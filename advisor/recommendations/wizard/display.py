@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 
 from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
+from rules.apply import apply_groups
 from rules.bibliography import source
 from rules.errors import OutputRefused
 from rules.render import FORMATS, filename_for, render
 from rules.render.mycnf import config_value
+from rules.render.sql import uses_set_persist
 from rules.result import Change, Effect, Estimates, Evidence, Result, Setting
 from rules.units import bytes_for_config
 
@@ -54,6 +56,7 @@ class SettingRow:
     effect_why: str  # why there is no effect, when the result has estimates
     effect_bottleneck: str  # for a large effect, the bottleneck that gives way
     dynamic: bool
+    apply_note: str = ""  # limits of applying it now on this version
     is_default: bool = False  # the version's own default
     written: bool = True  # in the my.cnf and SQL downloads
 
@@ -115,6 +118,39 @@ def current_text(setting: Setting) -> str:
     return current
 
 
+@dataclass(frozen=True, slots=True)
+class SettingGroup:
+    slug: str  # "now" | "restart"
+    title: str
+    hint: str
+    rows: tuple[SettingRow, ...]
+
+
+def setting_groups(result: Result) -> tuple[SettingGroup, ...]:
+    """The settings in the SQL export's two parts: now, and at the next restart."""
+    now, restart = apply_groups(result.settings, result.inputs)
+    rows = {row.name: row for row in setting_rows(result)}
+    persist = uses_set_persist(result.inputs)
+    return (
+        SettingGroup(
+            "now",
+            "Now, on the running server",
+            "SET PERSIST applies and keeps these."
+            if persist
+            else "SET GLOBAL applies these; keep them in my.cnf for the next start.",
+            tuple(rows[s.name] for s in now),
+        ),
+        SettingGroup(
+            "restart",
+            "At the next restart",
+            "SET PERSIST_ONLY or my.cnf; they take effect when the server starts again."
+            if persist
+            else "Put these in my.cnf; they take effect when the server starts again.",
+            tuple(rows[s.name] for s in restart),
+        ),
+    )
+
+
 def setting_rows(result: Result) -> tuple[SettingRow, ...]:
     return tuple(
         SettingRow(
@@ -131,6 +167,7 @@ def setting_rows(result: Result) -> tuple[SettingRow, ...]:
             effect_why=s.effect_note or "",
             effect_bottleneck=s.effect.why if s.effect else "",
             dynamic=s.dynamic,
+            apply_note=s.apply_note,
             is_default=s.is_default,
             written=s.written,
         )

@@ -19,7 +19,7 @@ from advisor.recommendations.wizard.display import (
     exports,
     interval_meaning,
     os_rows,
-    setting_rows,
+    setting_groups,
 )
 from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draft_save
 from advisor.recommendations.wizard.summary import machine_summary
@@ -42,7 +42,7 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
     title = "Estimated throughput of the reference benchmark"
     context |= {
         "summary": machine_summary(draft_from_profile(result.inputs)),
-        "settings": setting_rows(result),
+        "setting_groups": setting_groups(result),
         "has_current": result.inputs.get("current") is not None,
         "os_items": os_rows(result),
         "exports": exports(result, base_url=_base_url(request)),
