@@ -110,10 +110,11 @@ def apply_groups(
     """(now, at the next restart), each in result order, except that the now group sets
     innodb_io_capacity and innodb_io_capacity_max in the order a running server accepts.
 
-    A server refuses innodb_io_capacity above the current innodb_io_capacity_max and pulls
-    innodb_io_capacity down to a lower innodb_io_capacity_max (MySQL 8.0 Reference Manual,
-    17.8.7; seen on MariaDB 10.11.19 by tests/integration/test_apply_sql.py), so the maximum
-    goes first unless it falls below the capacity the server runs with now."""
+    innodb_io_capacity may not exceed innodb_io_capacity_max (MySQL 8.0 Reference Manual,
+    17.8.7 "Configuring InnoDB I/O Capacity"): set one past the other and the server moves the
+    other with a warning (MariaDB 10.11.19: warning 1210, "Setting innodb_max_io_capacity to
+    10000"; tests/integration/test_apply_sql.py runs the statements warning-free). So the
+    maximum goes first unless it falls below the capacity the server runs with now."""
     now = tuple(s for s in settings if s.dynamic)
     restart = tuple(s for s in settings if not s.dynamic)
     return _capacity_order(now, inputs), restart
