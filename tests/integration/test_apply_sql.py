@@ -115,8 +115,10 @@ def test_part_one_applies_on_the_running_server_and_reads_back(
 def test_the_io_capacity_cases_move_in_both_directions() -> None:
     high = _result(HDD, HIGH_CAPACITY).setting("innodb_io_capacity_max")
     low = _result(NVME, LOW_CAPACITY).setting("innodb_io_capacity")
-    assert high is not None and isinstance(high.value, int)
-    assert low is not None and isinstance(low.value, int)
+    assert high is not None
+    assert isinstance(high.value, int)
+    assert low is not None
+    assert isinstance(low.value, int)
     assert high.value < 10000  # lowered below today's innodb_io_capacity
     assert low.value > 2000  # raised above today's innodb_io_capacity_max
 
