@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from rules.engine import recommend
+from rules.render import render_revert
 from rules.render.mycnf import config_value
 from rules.render.sql import NOW_TITLE, RESTART_TITLE, render_sql
 from rules.result import Result
@@ -150,3 +151,27 @@ def test_the_pool_grows_online_up_to_8_tib_unless_innodb_buffer_pool_size_max_is
         assert server.query("SELECT @@global.innodb_buffer_pool_size_max").strip() == str(8 << 40)
         server.query("SET GLOBAL innodb_buffer_pool_size = 536870912")
         assert server.query("SELECT @@global.innodb_buffer_pool_size").strip() == "536870912"
+
+
+@pytest.mark.parametrize(("storage", "current"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_the_revert_sql_puts_todays_values_back_after_part_one(
+    storage: dict[str, Any], current: dict[str, str], mariadb_template_datadir: Path
+) -> None:
+    result = _result(storage, current)
+    forward = _statements(render_sql(result))
+    backward = _statements(render_revert(result, "sql"))
+    assert backward
+    with running_server(_mycnf(current), template_datadir=mariadb_template_datadir) as server:
+        names = [s.name for s in result.written_settings() if s.dynamic]
+        before = _read(server, names)
+        server.query("\n".join(forward))
+        moved = _read(server, names)
+        warnings = server.query("\n".join(f"{sql} SHOW WARNINGS;" for sql in backward))
+        after = _read(server, names)
+    assert moved != before
+    assert after == before, {n: (before[n], after[n]) for n in names if before[n] != after[n]}
+    assert warnings.strip() == "", warnings
+
+
+def _statements(sql: str) -> list[str]:
+    return [line for line in _part(sql, NOW_TITLE, RESTART_TITLE) if line.startswith("SET")]
