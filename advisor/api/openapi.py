@@ -26,7 +26,10 @@ ERROR_MEANINGS = {
     409: "The batch is not finished yet.",
     413: "The body is too large (see the message for the limit).",
     415: "The body is not JSON: send `Content-Type: application/json`.",
-    422: "The profile is valid, but this export cannot be written for its server version.",
+    422: (
+        "The profile is valid, but this export cannot be written for its server version, or a "
+        "revert was asked of a result computed without the current configuration."
+    ),
     429: "Too many requests from this client; `Retry-After` says when to retry.",
     503: "The database or the task broker is unavailable; retry later.",
 }
@@ -60,6 +63,15 @@ FORMAT_PARAMETER = OpenApiParameter(
         "(SET PERSIST / SET GLOBAL), udev (scheduler and read-ahead rules), sysctl (an "
         "/etc/sysctl.d/ file: swappiness, dirty page cache). The Accept header works too "
         "(text/plain: mycnf, application/sql: sql)."
+    ),
+)
+REVERT_PARAMETER = OpenApiParameter(
+    "revert",
+    bool,
+    description=(
+        "true: the revert twin of the export (any format): the values the profile's `current` "
+        "configuration had, or the version's default where it had none, so the change can be "
+        "undone. 422 when the result was computed without `current`. Default: false."
     ),
 )
 STORE_PARAMETER = OpenApiParameter(

@@ -1,4 +1,5 @@
-"""The batch archive: one my.cnf per host and a CSV summary, streamed as a zip."""
+"""The batch archive: one my.cnf per host (and its revert twin where the host's profile gave the
+current configuration) and a CSV summary, streamed as a zip."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 
 from advisor.models import Batch, BatchItem
 from rules.errors import OutputRefused
-from rules.render import render, result_from_dict
+from rules.render import render, render_revert, result_from_dict
+from rules.revert import can_revert
 
 SUMMARY_COLUMNS = (
     "name",
@@ -22,6 +24,7 @@ SUMMARY_COLUMNS = (
     "warnings",
     "errors",
     "settings",
+    "revert_file",
 )
 
 
@@ -44,12 +47,13 @@ class _Sink(io.RawIOBase):
 
 
 def batch_archive(*, batch: Batch, base_url: str = "") -> Iterator[bytes]:
-    """The batch as a zip, streamed: `<name>.cnf` for every host with a my.cnf, and summary.csv
+    """The batch as a zip, streamed: `<name>.cnf` for every host with a my.cnf, `revert/<name>.cnf`
+    setting back the current configuration where the host's profile gave one, and summary.csv
     with one row per host (its status, estimate, warnings, field errors or refusal)."""
     sink, table = _Sink(), io.StringIO()
     summary = csv.DictWriter(table, SUMMARY_COLUMNS, lineterminator="\n")
     summary.writeheader()
-    mycnf_of: dict[str, str | OutputRefused] = {}
+    mycnf_of: dict[str, tuple[str, str | None] | OutputRefused] = {}
     with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         items = batch.items.select_related("recommendation").order_by("position")
         for item in items.iterator(chunk_size=500):
@@ -58,23 +62,31 @@ def batch_archive(*, batch: Batch, base_url: str = "") -> Iterator[bytes]:
             if stored is not None:
                 if stored.id not in mycnf_of:
                     mycnf_of[stored.id] = _mycnf(stored.result, base_url)
-                text = mycnf_of[stored.id]
-                if isinstance(text, OutputRefused):
-                    row["output_refused"] = str(text)
+                texts = mycnf_of[stored.id]
+                if isinstance(texts, OutputRefused):
+                    row["output_refused"] = str(texts)
                 else:
+                    text, twin = texts
                     row["mycnf_file"] = f"{item.name}.cnf"
                     archive.writestr(row["mycnf_file"], text)
+                    if twin is not None:
+                        row["revert_file"] = f"revert/{item.name}.cnf"
+                        archive.writestr(row["revert_file"], twin)
             summary.writerow({key: _cell(value) for key, value in row.items()})
             yield sink.take()
         archive.writestr("summary.csv", table.getvalue())
     yield sink.take()
 
 
-def _mycnf(stored: Mapping[str, Any], base_url: str) -> str | OutputRefused:
+def _mycnf(stored: Mapping[str, Any], base_url: str) -> tuple[str, str | None] | OutputRefused:
+    """The host's my.cnf and, when its profile gave the current configuration, the revert."""
+    result = result_from_dict(stored)
     try:
-        return render(result_from_dict(stored), "mycnf", base_url=base_url)
+        text = render(result, "mycnf", base_url=base_url)
     except OutputRefused as refused:
         return refused
+    twin = render_revert(result, "mycnf", base_url=base_url) if can_revert(result) else None
+    return text, twin
 
 
 def _summary_row(item: BatchItem) -> dict[str, str]:

@@ -226,3 +226,19 @@ def test_include_defaults_in_the_profile_file_writes_the_defaults(tmp_path: Path
     assert "\ninnodb_flush_log_at_trx_commit = 1\n" in completed.stdout
     plain = _run(_profile_file(tmp_path, raw_profile(), "plain.json"), "--format", "mycnf")
     assert "\ninnodb_flush_log_at_trx_commit = 1\n" not in plain.stdout
+
+
+def test_revert_prints_the_twin_that_sets_the_current_values_back(tmp_path: Path) -> None:
+    raw = {**raw_profile(), "current": {"variables": {"innodb_io_capacity": "300"}}}
+    completed = _run(_profile_file(tmp_path, raw), "--format", "mycnf", "--revert")
+    assert completed.returncode == 0, completed.stderr
+    assert "innodb_io_capacity = 300\n" in completed.stdout
+    assert "# Warning: Revert of result" in completed.stdout
+
+
+def test_revert_without_current_exits_2_saying_why(example: str) -> None:
+    completed = _run(example, "--format", "sql", "--revert")
+    _refused(completed)
+    assert "cannot revert: this result was computed without the current configuration" in (
+        completed.stderr
+    )

@@ -1,4 +1,5 @@
-"""`python manage.py recommend FILE|- --format json|mycnf|sql|udev|sysctl`: print one export."""
+"""`python manage.py recommend FILE|- --format json|mycnf|sql|udev|sysctl [--revert]`: print one
+export, or with --revert its twin that sets the profile's current configuration back."""
 
 import json
 import os
@@ -9,8 +10,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from advisor.recommendations.services import recommendation_compute
-from rules.errors import OutputRefused, ProfileError
-from rules.render import FORMATS, render
+from rules.errors import NothingToRevert, OutputRefused, ProfileError
+from rules.render import FORMATS, render, render_revert
 from rules.validation import parse_profile
 from rules.version import SUPPORTED_RANGE_TEXT
 
@@ -31,6 +32,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--base-url", default="", help="prefix of the permalink, e.g. https://advisor.example"
         )
+        parser.add_argument(
+            "--revert",
+            action="store_true",
+            help="print the revert twin: the profile's current values (needs `current`)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         raw = _decode(_read(options["file"]))
@@ -48,7 +54,10 @@ class Command(BaseCommand):
             ) from None
         try:
             result = recommendation_compute(profile=profile)
-            text = render(result, options["format"], base_url=options["base_url"])
+            renderer = render_revert if options["revert"] else render
+            text = renderer(result, options["format"], base_url=options["base_url"])
+        except NothingToRevert as nothing:
+            raise CommandError(f"cannot revert: {nothing}", returncode=BAD_INPUT) from None
         except OutputRefused as refused:
             label = {"mycnf": "my.cnf", "sql": "SQL"}.get(options["format"], options["format"])
             message = f"cannot write {label}: {refused}"

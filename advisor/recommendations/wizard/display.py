@@ -11,10 +11,11 @@ from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
 from rules.apply import apply_groups
 from rules.bibliography import source
 from rules.errors import OutputRefused
-from rules.render import FORMATS, filename_for, render
+from rules.render import FORMATS, filename_for, render, revert_filename_for
 from rules.render.mycnf import config_value
 from rules.render.sql import uses_set_persist
 from rules.result import Change, Effect, Estimates, Evidence, Result, Setting
+from rules.revert import can_revert
 from rules.units import bytes_for_config
 
 CHANGE_LABELS = {
@@ -82,6 +83,7 @@ class Export:
     filename: str
     text: str  # empty when refused
     refused: str
+    revert_filename: str = ""  # its revert twin's name; empty without the current configuration
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +198,7 @@ def os_rows(result: Result) -> tuple[OsRow, ...]:
 def exports(result: Result, *, base_url: str) -> tuple[Export, ...]:
     """Every download, with its text for the copy blocks (not JSON); refused ones say why."""
     items = []
+    revertible = can_revert(result)
     for fmt in ("mycnf", "sql", "udev", "sysctl", "json"):
         text, refused = "", ""
         try:
@@ -203,7 +206,10 @@ def exports(result: Result, *, base_url: str) -> tuple[Export, ...]:
                 text = render(result, fmt, base_url=base_url)
         except OutputRefused as problem:
             refused = str(problem)
-        items.append(Export(fmt, FORMAT_LABELS[fmt], filename_for(result, fmt), text, refused))
+        twin = revert_filename_for(result, fmt) if revertible else ""
+        items.append(
+            Export(fmt, FORMAT_LABELS[fmt], filename_for(result, fmt), text, refused, twin)
+        )
     assert {item.fmt for item in items} == set(FORMATS)
     return tuple(items)
 
