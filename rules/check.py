@@ -22,6 +22,7 @@ from rules.currentvalues import current_value
 from rules.enums import Durability
 from rules.memory import memory_budget
 from rules.profile import Current, Profile
+from rules.render.mycnf import server_value
 from rules.result import Change, Result, Setting
 from rules.settings.redo_log import recovery_seconds
 from rules.units import GIB, bytes_for_people
@@ -162,3 +163,28 @@ def _memory_over_ram(profile: Profile, current: Current, catalog: ServerCatalog)
             "killed.",
         )
     ]
+
+
+def report_to_dict(report: CheckReport) -> dict[str, object]:
+    """The report as the API answers it and `check_config --json` prints it."""
+    result = report.result
+    return {
+        "passed": report.passed,
+        "unsafe": [
+            {"variable": u.variable, "current": u.current, "why": u.why} for u in report.unsafe
+        ],
+        "changes": [
+            {
+                "name": s.name,
+                "current": s.current,
+                "value": server_value(s),
+                "change": s.change.value if s.change else None,
+                "when": "now" if s.dynamic else "restart",
+                "reason": s.reason,
+            }
+            for s in report.changes
+        ],
+        "warnings": list(result.warnings),
+        "recommendation_id": result.id,
+        "ruleset_version": result.ruleset_version,
+    }

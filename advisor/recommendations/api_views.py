@@ -31,12 +31,15 @@ from advisor.api.openapi import (
 )
 from advisor.api.serializers import PROFILE_REF
 from advisor.models import Recommendation
+from advisor.recommendations.serializers import CheckOutput
 from advisor.recommendations.services import (
+    recommendation_check,
     recommendation_compute,
     recommendation_create,
     recommendation_get,
 )
 from advisor.unstorable import printable
+from rules.check import NEEDS_CURRENT, report_to_dict
 from rules.render import FORMATS, filename_for, render, result_to_dict, revert_filename_for
 from rules.result import Result
 from rules.revert import revert
@@ -173,3 +176,25 @@ class RecommendationSysctlApi(_RecommendationExportApi):
     @_export_schema("sysctl")
     def get(self, request: Request, recommendation_id: str) -> Response:
         return super().get(request, recommendation_id)
+
+
+class CheckCreateApi(APIView):
+    @extend_schema(
+        operation_id="check_create",
+        summary="Check a server's current configuration",
+        description=(
+            "The body is a profile whose `current` gives today's configuration (variables, a "
+            "my.cnf or SHOW GLOBAL VARIABLES). The answer lists what the advisor would change "
+            "and every unsafe current value; `passed` is false when there is one, so a CI "
+            "pipeline can fail on it. Nothing is stored."
+        ),
+        request={"application/json": PROFILE_REF},
+        responses={(200, "application/json"): CheckOutput, **errors(400, 413, 415)},
+    )
+    def post(self, request: Request) -> Response:
+        profile = parse_profile(request.data)
+        if profile.current is None:
+            raise FieldErrors(
+                "A check needs the current configuration.", {"current": [NEEDS_CURRENT]}
+            )
+        return Response(report_to_dict(recommendation_check(profile=profile)))

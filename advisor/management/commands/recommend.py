@@ -43,15 +43,7 @@ class Command(BaseCommand):
         try:
             profile = parse_profile(raw)
         except ProfileError as problem:
-            lines = [
-                f"{path or 'profile'}: {message}"
-                for path, messages in problem.errors.items()
-                for message in messages
-            ]
-            noun = "problem" if len(lines) == 1 else "problems"
-            raise CommandError(
-                "\n".join([f"profile: {len(lines)} {noun}:", *lines]), returncode=BAD_INPUT
-            ) from None
+            raise CommandError(profile_problems(problem), returncode=BAD_INPUT) from None
         try:
             result = recommendation_compute(profile=profile)
             renderer = render_revert if options["revert"] else render
@@ -89,6 +81,17 @@ class Command(BaseCommand):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             raise SystemExit(1) from None
+
+
+def profile_problems(problem: ProfileError) -> str:
+    """One line per field problem, under a count."""
+    lines = [
+        f"{path or 'profile'}: {message}"
+        for path, messages in problem.errors.items()
+        for message in messages
+    ]
+    noun = "problem" if len(lines) == 1 else "problems"
+    return "\n".join([f"profile: {len(lines)} {noun}:", *lines])
 
 
 def _read(name: str) -> bytes:
