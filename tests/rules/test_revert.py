@@ -1,19 +1,24 @@
 """The revert twin: every export of a result with the current configuration, set back."""
 
+from typing import Any
+
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from rules.catalog import catalog_for
 from rules.current import parse_number
 from rules.engine import recommend
 from rules.enums import Flavor
-from rules.errors import NothingToRevert
+from rules.errors import NothingToRevert, OutputRefused
 from rules.render import FORMATS, filename_for, render, render_revert, revert_filename_for
-from rules.render.mycnf import config_value, server_settings
+from rules.render.mycnf import config_value, server_settings, server_value
 from rules.result import Result
 from rules.revert import can_revert, revert
 from rules.validation import parse_profile
 from rules.version import parse_version
 from tests.rules.profiles import raw_profile
+from tests.rules.test_properties import raw_profiles
 
 PASTED_MYCNF = (
     "[mysqld]\n"
@@ -116,3 +121,29 @@ def test_pasted_sizes_with_suffixes_come_back_as_bytes() -> None:
     pool = back.setting("innodb_buffer_pool_size")
     assert pool is not None
     assert pool.value == parse_number("2G")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(raw_profiles(), raw_profiles(), st.data())
+def test_a_machine_running_another_machines_advice_gets_exactly_it_back(
+    today: dict[str, Any], machine: dict[str, Any], data: st.DataObject
+) -> None:
+    """Server B runs what the advisor told server A (same version); B's revert restores it."""
+    machine = {**machine, "server": today["server"]}
+    advice = recommend(parse_profile(today))
+    pasted = {s.name: server_value(s) for s in advice.settings}
+    assume(pasted)
+    kept = data.draw(st.sets(st.sampled_from(sorted(pasted)), min_size=1))
+    machine["current"] = {"variables": {name: pasted[name] for name in kept}}
+    result = recommend(parse_profile(machine))
+    back = revert(result)
+    emitted = {s.name for s in result.settings} & kept
+    assert emitted <= {s.name for s in back.settings}  # none dropped as unknown
+    for setting in back.settings:
+        if setting.name in kept:
+            assert server_value(setting) == pasted[setting.name], setting.name
+    for fmt in FORMATS:
+        try:
+            render(back, fmt)
+        except OutputRefused:
+            assert back.output_refused is not None
