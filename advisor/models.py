@@ -3,6 +3,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 
+from advisor.fast_json_field import FastJSONField
+
 
 class Recommendation(models.Model):
     """One result as the user saw it: the validated profile, the result JSON, and the versions
@@ -11,8 +13,11 @@ class Recommendation(models.Model):
     id = models.CharField(
         primary_key=True, max_length=32, help_text="Content hash given by the engine."
     )
-    profile = models.JSONField(help_text="The validated profile, as echoed in the result.")
-    result = models.JSONField(help_text="The result object, as the JSON export writes it.")
+    profile = FastJSONField(help_text="The validated profile, as echoed in the result.")
+    result = FastJSONField(
+        help_text="The result object as the JSON export writes it, less the `sources` it derives "
+        "from the bibliography when it is read."
+    )
     ruleset_version = models.CharField(max_length=32)
     calibration_version = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -24,6 +24,7 @@ api_v1: list[URLPattern | URLResolver] = [
         path(f"recommendations/<str:recommendation_id>/{fmt}", view.as_view())
         for fmt, view in R.EXPORT_VIEWS.items()
     ),
+    path("check", R.CheckCreateApi.as_view(), name="api-check"),
     path("batches", batches.BatchCreateApi.as_view(), name="api-batch-create"),
     path("batches/<uuid:batch_id>", batches.BatchDetailApi.as_view(), name="api-batch-detail"),
     path("batches/<uuid:batch_id>/archive", batches.BatchArchiveApi.as_view()),

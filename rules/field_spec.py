@@ -164,38 +164,81 @@ def optional_sections(cls: type, path: str = "") -> frozenset[str]:
 def build(cls: type, values: dict[str, Any], prefix: str = "", **extra: Any) -> Any:
     """`cls` from the checked inputs by path (`extra` fills the fields no input names). An
     optional section whose inputs are all absent is None; enums come from their values."""
-    hints = _hints(cls)
     kwargs: dict[str, Any] = dict(extra)
-    for f in dataclasses.fields(cls):
-        if f.name in kwargs:
-            continue
-        spec, section, path = _spec(f), _section_type(hints[f.name]), prefix + f.name
-        text_of = f.metadata.get(_TEXT_OF)
-        if text_of:
-            kwargs[f.name] = values[prefix + text_of]
-        elif spec:
-            value = _read(spec, hints[f.name], values[path])
-            if value is not None or type(None) in typing.get_args(hints[f.name]):
-                kwargs[f.name] = value  # else: absent, and the field's own default applies
-        elif section:
-            inside = [s.path for s in input_fields(section, path + ".")]
-            if type(None) in typing.get_args(hints[f.name]) and all(
-                values[p] is None for p in inside
-            ):
-                kwargs[f.name] = None
-            elif inside:
-                kwargs[f.name] = build(section, values, path + ".")
+    for name, step in _build_steps(cls, prefix):
+        if name not in kwargs:
+            step(values, kwargs)
     return cls(**kwargs)
 
 
-def _read(spec: FieldSpec, hint: Any, value: Any) -> Any:
-    if value is None:
-        return None
+Step = Callable[[dict[str, Any], dict[str, Any]], None]  # (inputs by path, kwargs) -> None
+
+
+@cache
+def _build_steps(cls: type, prefix: str) -> tuple[tuple[str, Step], ...]:
+    """How `build` fills each field of `cls`, worked out once per class and prefix (a profile
+    is parsed on every request)."""
+    hints = _hints(cls)
+    steps: list[tuple[str, Step]] = []
+    for f in dataclasses.fields(cls):
+        spec, section, path = _spec(f), _section_type(hints[f.name]), prefix + f.name
+        nullable = type(None) in typing.get_args(hints[f.name])
+        text_of = f.metadata.get(_TEXT_OF)
+        if text_of:
+            steps.append((f.name, _copy_step(f.name, prefix + str(text_of))))
+        elif spec:
+            steps.append(
+                (f.name, _field_step(f.name, path, _reader(spec, hints[f.name]), nullable))
+            )
+        elif section:
+            inside = tuple(s.path for s in input_fields(section, path + "."))
+            if inside:
+                steps.append((f.name, _section_step(f.name, section, path, inside, nullable)))
+    return tuple(steps)
+
+
+def _copy_step(name: str, path: str) -> Step:
+    def step(values: dict[str, Any], kwargs: dict[str, Any]) -> None:
+        kwargs[name] = values[path]
+
+    return step
+
+
+def _field_step(name: str, path: str, read: Callable[[Any], Any], nullable: bool) -> Step:
+    def step(values: dict[str, Any], kwargs: dict[str, Any]) -> None:
+        value = values[path]
+        if value is not None:
+            kwargs[name] = read(value)
+        elif nullable:
+            kwargs[name] = None  # else: absent, and the field's own default applies
+
+    return step
+
+
+def _section_step(
+    name: str, section: type, path: str, inside: tuple[str, ...], nullable: bool
+) -> Step:
+    def step(values: dict[str, Any], kwargs: dict[str, Any]) -> None:
+        if nullable and all(values[p] is None for p in inside):
+            kwargs[name] = None
+        else:
+            kwargs[name] = build(section, values, path + ".")
+
+    return step
+
+
+def _reader(spec: FieldSpec, hint: Any) -> Callable[[Any], Any]:
+    """How a present input value becomes the field's value: the spec's reader, the enum's
+    constructor, or the value as it is."""
     if spec.read:
-        return spec.read(value)
+        return spec.read
     for candidate in (hint, *typing.get_args(hint)):
         if isinstance(candidate, type) and issubclass(candidate, StrEnum):
-            return candidate(value)
+            return candidate
+    return _as_is
+
+
+def _as_is(value: Any) -> Any:
     return value
 
 

@@ -10,7 +10,6 @@ None when its type allows None), a null takes the default of a field that cannot
 that no field declares (derived ones included) are ignored.
 """
 
-import copy
 import dataclasses
 import types
 import typing
@@ -63,8 +62,10 @@ class Shape:
     derived: Mapping[type, Sequence[Derived]] = field(default_factory=dict)
     codecs: Mapping[tuple[type, str], Codec] = field(default_factory=dict)
     component_suffix: str = ""  # "Output": SettingOutput, as the API has always named them
-    # Each class's keys and read steps, worked out once (a result is written per request).
-    _writes: dict[type, tuple["_Write", ...]] = field(default_factory=dict, compare=False)
+    # Each class's writer and read steps, worked out once (a result is written per request).
+    _writers: dict[type, Callable[[Any, Any], dict[str, Any]]] = field(
+        default_factory=dict, compare=False
+    )
     _reads: dict[type, tuple["_Read", ...]] = field(default_factory=dict, compare=False)
 
 
@@ -114,46 +115,124 @@ def _keys(cls: type, shape: Shape) -> Iterator[dataclasses.Field[Any] | Derived]
 
 
 # -- writing --------------------------------------------------------------------------------------
+#
+# A result is written on every request, so each class's writer is compiled once from its plan: a
+# function that reads each field and writes it the way its type hint says (a scalar as it is, an
+# enum as its value, a dataclass through its own writer), with no per-value type tests.
+
+Writer = Callable[[Any, Any], dict[str, Any]]  # (object, context) -> JSON object
+Dumper = Callable[[Any, Any], Any]  # (value, context) -> JSON value
 
 
 def to_json(obj: Any, shape: Shape, context: Any = None) -> dict[str, Any]:
     """The object as a JSON-ready dict, keys in declaration order."""
-    out: dict[str, Any] = {}
-    for key in _writes(type(obj), shape):
+    return _writer(type(obj), shape)(obj, context)
+
+
+def _writer(cls: type, shape: Shape) -> Writer:
+    compiled = shape._writers.get(cls)
+    if compiled is None:
+        shape._writers[cls] = _deferred(cls, shape)  # a class that holds itself, e.g. a tree
+        compiled = shape._writers[cls] = _compile_writer(cls, shape)
+    return compiled
+
+
+def _deferred(cls: type, shape: Shape) -> Writer:
+    return lambda obj, context: shape._writers[cls](obj, context)
+
+
+def _compile_writer(cls: type, shape: Shape) -> Writer:
+    """`def write(obj, ctx)` with one statement per key, built from `_writes(cls)`."""
+    names: dict[str, Any] = {}
+    lines = ["def write(obj, ctx):", "    out = {}"]
+    for index, key in enumerate(_writes(cls, shape)):
+        name = repr(key.name)
         if key.derived:
-            out[key.name] = _dump(key.derived.compute(obj, context), shape, context)
+            names[f"compute{index}"] = key.derived.compute
+            names[f"dumper{index}"] = _dumper(key.derived.hint, shape)
+            lines.append(f"    out[{name}] = dumper{index}(compute{index}(obj, ctx), ctx)")
             continue
-        value = getattr(obj, key.name)
-        if key.omit_empty and not value:
-            continue
+        lines.append(f"    value = obj.{key.name}")
+        indent = "    "
+        if key.omit_empty:
+            lines.append("    if value:")
+            indent = "        "
         if key.plain:
-            out[key.name] = value
+            lines.append(f"{indent}out[{name}] = value")
         elif key.codec:
-            out[key.name] = key.codec.dump(value, obj)
+            names[f"codec{index}"] = key.codec.dump
+            lines.append(f"{indent}out[{name}] = codec{index}(value, obj)")
         else:
-            out[key.name] = _dump(value, shape, context)
-    return out
+            names[f"dumper{index}"] = _dumper(_hints(cls)[key.name], shape)
+            lines.append(f"{indent}out[{name}] = dumper{index}(value, ctx)")
+    lines.append("    return out")
+    names["shape"] = shape
+    exec("\n".join(lines), names)  # the source is built above from our own declarations
+    write: Writer = names["write"]
+    return write
 
 
 def _writes(cls: type, shape: Shape) -> tuple[_Write, ...]:
-    plan = shape._writes.get(cls)
-    if plan is None:
-        plan = shape._writes[cls] = tuple(
-            _Write(key.name, key, None, False)
-            if isinstance(key, Derived)
-            else _Write(
-                key.name,
-                None,
-                codec := shape.codecs.get((cls, key.name)),
-                _doc(key).omit_empty,
-                codec is None and _optional(_hints(cls)[key.name])[0] in _SCALARS,
-            )
-            for key in _keys(cls, shape)
+    return tuple(
+        _Write(key.name, key, None, False)
+        if isinstance(key, Derived)
+        else _Write(
+            key.name,
+            None,
+            codec := shape.codecs.get((cls, key.name)),
+            _doc(key).omit_empty,
+            codec is None and _optional(_hints(cls)[key.name])[0] in _SCALARS,
         )
-    return plan
+        for key in _keys(cls, shape)
+    )
 
 
 _SCALARS = (str, int, float, bool, type(None))
+
+
+def _dumper(hint: Any, shape: Shape) -> Dumper:
+    """How to write a value of type `hint`, worked out once per field."""
+    base, nullable = _optional(hint)
+    origin = typing.get_origin(base)
+    dumper: Dumper
+    if base in _SCALARS:
+        return lambda value, _context: value
+    if isinstance(base, type) and issubclass(base, Enum):
+        dumper = _enum_value
+    elif isinstance(base, type) and dataclasses.is_dataclass(base):
+        dumper = _writer(base, shape)
+    elif origin in (tuple, list) and _homogeneous(base):
+        item = _dumper(typing.get_args(base)[0], shape)
+        dumper = lambda values, context: [item(v, context) for v in values]  # noqa: E731
+    else:  # a union of several types, a dict, Any: decided per value
+        return lambda value, context: _dump(value, shape, context)
+    if nullable:
+        return lambda value, context: None if value is None else dumper(value, context)
+    return dumper
+
+
+def _homogeneous(hint: Any) -> bool:
+    """tuple[X, ...] or list[X]: every item has the one type X."""
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) is list:
+        return len(args) == 1
+    return len(args) == 2 and args[1] is Ellipsis
+
+
+def _json_copy(value: Any) -> Any:
+    """A copy of plain JSON data (dicts, lists, scalars), so the output shares nothing with the
+    object; much cheaper than `copy.deepcopy`, which would also copy what JSON cannot hold."""
+    if isinstance(value, dict):
+        return {key: _json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_json_copy(item) for item in value)
+    return value
+
+
+def _enum_value(value: Enum, _context: Any) -> Any:
+    return value.value
 
 
 def _dump(value: Any, shape: Shape, context: Any) -> Any:
@@ -166,7 +245,7 @@ def _dump(value: Any, shape: Shape, context: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_dump(v, shape, context) for v in value]
     if isinstance(value, dict):
-        return copy.deepcopy(value)
+        return _json_copy(value)
     raise TypeError(f"no JSON for {type(value).__name__}")
 
 
@@ -222,7 +301,7 @@ def _loader(hint: Any) -> Loader:
         item = _loader(typing.get_args(hint)[0])
         return lambda value, shape: tuple(item(v, shape) for v in value)
     if origin is dict:
-        return lambda value, _shape: copy.deepcopy(dict(value))
+        return lambda value, _shape: _json_copy(dict(value))
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return lambda value, shape: from_json(hint, value, shape)
     if isinstance(hint, type) and issubclass(hint, Enum):

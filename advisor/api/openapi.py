@@ -26,7 +26,10 @@ ERROR_MEANINGS = {
     409: "The batch is not finished yet.",
     413: "The body is too large (see the message for the limit).",
     415: "The body is not JSON: send `Content-Type: application/json`.",
-    422: "The profile is valid, but this export cannot be written for its server version.",
+    422: (
+        "The profile is valid, but this export cannot be written for its server version, or a "
+        "revert was asked of a result computed without the current configuration."
+    ),
     429: "Too many requests from this client; `Retry-After` says when to retry.",
     503: "The database or the task broker is unavailable; retry later.",
 }
@@ -93,6 +96,15 @@ ARCHIVE_FORMAT_PARAMETER = OpenApiParameter(
     enum=list(FORMATS),
     default="mycnf",
     description="The export written for each host (the recommendations' formats).",
+)
+REVERT_PARAMETER = OpenApiParameter(
+    "revert",
+    bool,
+    description=(
+        "true: the revert twin of the export (any format): the values the profile's `current` "
+        "configuration had, or the version's default where it had none, so the change can be "
+        "undone. 422 when the result was computed without `current`. Default: false."
+    ),
 )
 STORE_PARAMETER = OpenApiParameter(
     "store",

@@ -1,5 +1,5 @@
-"""The batch archive: one export per host (my.cnf unless asked otherwise) and a CSV summary,
-streamed as a zip."""
+"""The batch archive: one export per host (my.cnf unless asked otherwise; and its revert twin
+where the host's profile gave the current configuration) and a CSV summary, streamed as a zip."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 
 from advisor.models import Batch, BatchItem
 from rules.errors import OutputRefused
-from rules.render import host_filename, render, result_from_dict
+from rules.render import host_filename, render, render_revert, result_from_dict
+from rules.revert import can_revert
 
 SUMMARY_COLUMNS = (
     "name",
@@ -23,6 +24,7 @@ SUMMARY_COLUMNS = (
     "warnings",
     "errors",
     "settings",
+    "revert_file",
 )
 
 
@@ -46,39 +48,50 @@ class _Sink(io.RawIOBase):
 
 def batch_archive(*, batch: Batch, base_url: str = "", fmt: str = "mycnf") -> Iterator[bytes]:
     """The batch as a zip, streamed: export `fmt` of every host that has one (`<name>.cnf` for
-    my.cnf, see `host_filename`), and summary.csv with one row per host (its status, estimate,
-    warnings, field errors or refusal). The file column is `<fmt>_file`."""
+    my.cnf, see `host_filename`), `revert/<that name>` setting back the current configuration
+    where the host's profile gave one, and summary.csv with one row per host (its status,
+    estimate, warnings, field errors or refusal). The file column is `<fmt>_file`."""
     sink, table = _Sink(), io.StringIO()
     file_column = f"{fmt}_file"
     columns = tuple(file_column if c == "mycnf_file" else c for c in SUMMARY_COLUMNS)
     summary = csv.DictWriter(table, columns, lineterminator="\n")
     summary.writeheader()
-    mycnf_of: dict[str, str | OutputRefused] = {}
+    export_of: dict[str, tuple[str, str | None] | OutputRefused] = {}
     with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         items = batch.items.select_related("recommendation").order_by("position")
         for item in items.iterator(chunk_size=500):
             row = _summary_row(item, file_column)
             stored = item.recommendation
             if stored is not None:
-                if stored.id not in mycnf_of:
-                    mycnf_of[stored.id] = _export(stored.result, fmt, base_url)
-                text = mycnf_of[stored.id]
-                if isinstance(text, OutputRefused):
-                    row["output_refused"] = str(text)
+                if stored.id not in export_of:
+                    export_of[stored.id] = _export(stored.result, fmt, base_url)
+                texts = export_of[stored.id]
+                if isinstance(texts, OutputRefused):
+                    row["output_refused"] = str(texts)
                 else:
+                    text, twin = texts
                     row[file_column] = host_filename(item.name, fmt)
                     archive.writestr(row[file_column], text)
+                    if twin is not None:
+                        row["revert_file"] = f"revert/{row[file_column]}"
+                        archive.writestr(row["revert_file"], twin)
             summary.writerow({key: _cell(value) for key, value in row.items()})
             yield sink.take()
         archive.writestr("summary.csv", table.getvalue())
     yield sink.take()
 
 
-def _export(stored: Mapping[str, Any], fmt: str, base_url: str) -> str | OutputRefused:
+def _export(
+    stored: Mapping[str, Any], fmt: str, base_url: str
+) -> tuple[str, str | None] | OutputRefused:
+    """The host's export and, when its profile gave the current configuration, the revert."""
+    result = result_from_dict(stored)
     try:
-        return render(result_from_dict(stored), fmt, base_url=base_url)
+        text = render(result, fmt, base_url=base_url)
+        twin = render_revert(result, fmt, base_url=base_url) if can_revert(result) else None
     except OutputRefused as refused:
         return refused
+    return text, twin
 
 
 def _summary_row(item: BatchItem, file_column: str) -> dict[str, str]:

@@ -10,6 +10,7 @@ from typing import Any
 from advisor.models import Recommendation
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
+from rules.check import NEEDS_CURRENT, CheckReport, check
 from rules.echo import echo_ordered
 from rules.engine import recommend
 from rules.profile import Profile
@@ -51,10 +52,15 @@ def recommendation_create(*, profile: Profile) -> Result:
 
 
 def _row_fields(result: Result) -> dict[str, Any]:
-    """What a stored recommendation keeps: the inputs, the result JSON and both versions."""
+    """What a stored recommendation keeps: the inputs, the result JSON and both versions.
+
+    The JSON leaves out `sources`, about half its size: the full citations are derived from the
+    bibliography by source key whenever a stored result is written out again."""
+    stored = result_to_dict(result)
+    del stored["sources"]
     return {
         "profile": result.inputs,
-        "result": result_to_dict(result),
+        "result": stored,
         "ruleset_version": result.ruleset_version,
         "calibration_version": result.calibration_version or "",
     }
@@ -88,3 +94,11 @@ def recommendation_get(*, recommendation_id: str) -> Result:
     stored = Recommendation.objects.get(id=recommendation_id)
     result = result_from_dict(stored.result)
     return replace(result, inputs=echo_ordered(result.inputs))
+
+
+def recommendation_check(*, profile: Profile) -> CheckReport:
+    """What the advisor would change in the profile's current configuration and which of its
+    values are unsafe; raises ValueError when the profile carries no current configuration."""
+    if profile.current is None:
+        raise ValueError(NEEDS_CURRENT)
+    return check(profile, recommendation_compute(profile=profile))

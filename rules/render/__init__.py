@@ -22,6 +22,7 @@ from rules.render.sql import render_sql
 from rules.render.sysctl import render_sysctl
 from rules.render.udev import render_udev
 from rules.result import Result
+from rules.revert import revert
 
 __all__ = [
     "BY_NAME",
@@ -35,11 +36,13 @@ __all__ = [
     "render",
     "render_json",
     "render_mycnf",
+    "render_revert",
     "render_sql",
     "render_sysctl",
     "render_udev",
     "result_from_dict",
     "result_to_dict",
+    "revert_filename_for",
 ]
 
 TEXT = "text/plain; charset=utf-8"
@@ -126,3 +129,15 @@ def host_filename(host: str, fmt: str) -> str:
     if "{id}" in pattern:
         return host + pattern.split("{id}", 1)[1]
     return f"{host}-{pattern}"
+
+
+def render_revert(result: Result, fmt: str, *, base_url: str = "") -> str:
+    """The revert twin of export `fmt`: the same renderer, given `rules.revert.revert(result)`;
+    raises NothingToRevert when the result carries no current configuration."""
+    return render(revert(result), fmt, base_url=base_url)
+
+
+def revert_filename_for(result: Result, fmt: str) -> str:
+    """The twin's download name: `-revert` before the extension (`...-revert.cnf`)."""
+    stem, dot, extension = filename_for(result, fmt).rpartition(".")
+    return f"{stem}-revert{dot}{extension}" if dot else f"{extension}-revert"

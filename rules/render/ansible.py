@@ -4,9 +4,11 @@
 (`innodb_io_advisor_cnf`) for a `mysql_config_include_files` entry (geerlingguy.mysql copies
 each entry's template into `mysql_config_include_dir`), every value by name, and what needs a
 restart. `ansible-tasks` is a task list of `community.mysql.mysql_variables` tasks that set the
-dynamic settings on the running server (persisted with `mode: persist` on MySQL/Percona 8.0+).
+dynamic settings on the running server (persisted with `mode: persist` on MySQL/Percona 8.0+),
+in the order `rules.apply.apply_groups` gives the SQL export's part 1, with its apply notes.
 """
 
+from rules.apply import apply_groups
 from rules.render.deploy import deploy_header, deploy_settings, mycnf_body, no_template
 from rules.render.mycnf import config_value, one_line, server_value, variable_name
 from rules.render.sql import NOT_PERSISTABLE, uses_set_persist
@@ -48,7 +50,8 @@ def render_ansible_tasks(result: Result, *, base_url: str = "") -> str:
     """The task list for the dynamic settings; raises OutputRefused when no my.cnf can be."""
     settings = deploy_settings(result)
     persist = uses_set_persist(result.inputs)
-    online = [s for s in settings if s.dynamic and not (persist and s.name in NOT_PERSISTABLE)]
+    now, _ = apply_groups(settings, result.inputs)  # in an order a running server accepts
+    online = [s for s in now if not (persist and s.name in NOT_PERSISTABLE)]
     later = [s for s in settings if s not in online]
     mode = "persist" if persist else "global"
     use = [
@@ -65,6 +68,7 @@ def render_ansible_tasks(result: Result, *, base_url: str = "") -> str:
     if later:
         names = ", ".join(s.name for s in later)
         use.append(f"Not here (needs the drop-in and a restart): {names}")
+    use += [f"{s.name}: {s.apply_note}" for s in online if s.apply_note]
     header = deploy_header(result, "Ansible tasks", use, base_url=base_url)
     tasks: list[Node] = [_task(s, mode) for s in online]
     if not tasks:

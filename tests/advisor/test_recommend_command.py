@@ -261,3 +261,19 @@ def test_the_help_lists_every_format_with_what_it_is() -> None:
     text = " ".join(completed.stdout.split())
     assert "k8s-mariadb-operator: MariaDB spec.myCnf" in text
     assert "rds-terraform: a Terraform aws_db_parameter_group resource" in text
+
+
+def test_revert_prints_the_twin_that_sets_the_current_values_back(tmp_path: Path) -> None:
+    raw = {**raw_profile(), "current": {"variables": {"innodb_io_capacity": "300"}}}
+    completed = _run(_profile_file(tmp_path, raw), "--format", "mycnf", "--revert")
+    assert completed.returncode == 0, completed.stderr
+    assert "innodb_io_capacity = 300\n" in completed.stdout
+    assert "# Warning: Revert of result" in completed.stdout
+
+
+def test_revert_without_current_exits_2_saying_why(example: str) -> None:
+    completed = _run(example, "--format", "sql", "--revert")
+    _refused(completed)
+    assert "cannot revert: this result was computed without the current configuration" in (
+        completed.stderr
+    )

@@ -2,6 +2,7 @@ import pytest
 
 from advisor.models import Recommendation
 from advisor.recommendations.services import recommendation_create, recommendation_get
+from rules.render.jsonout import result_to_dict
 from tests.rules.profiles import profile
 
 pytestmark = pytest.mark.django_db
@@ -41,3 +42,23 @@ def test_storing_is_one_insert_that_reads_nothing_back(django_assert_num_queries
     (query,) = captured.captured_queries
     assert query["sql"].startswith("INSERT")
     assert "ON CONFLICT DO NOTHING" in query["sql"]
+
+
+def test_a_stored_result_leaves_out_the_sources_and_writes_them_out_again() -> None:
+    created = recommendation_create(profile=profile())
+    stored = Recommendation.objects.get(id=created.id)
+    assert "sources" not in stored.result  # half the row, derived from the bibliography
+    again = result_to_dict(recommendation_get(recommendation_id=created.id))
+    assert again["sources"] == result_to_dict(created)["sources"]
+    assert {s["key"] for s in again["sources"]} == {
+        e.source for s in created.settings for e in s.evidence
+    } | {e.source for item in created.os for e in item.evidence}
+
+
+def test_json_orjson_cannot_write_is_stored_by_the_standard_library() -> None:
+    """An integer beyond 64 bits: orjson refuses it, the row is still stored, value intact."""
+    huge = 2**70
+    Recommendation.objects.create(
+        id="f" * 20, profile={"n": huge}, result={"n": huge}, ruleset_version="test"
+    )
+    assert Recommendation.objects.get(id="f" * 20).profile == {"n": huge}

@@ -124,3 +124,31 @@ def test_the_pages_hold_no_inline_script_or_style(client, token):
         assert not re.search(r"\son[a-z]+=", html)
         assert " style=" not in html
         assert "<style" not in html
+
+
+def test_the_archive_has_a_revert_my_cnf_for_each_host_that_gave_its_current_config(
+    client, token, django_capture_on_commit_callbacks
+):
+    with_current = {**raw_profile(), "current": {"variables": {"innodb_io_capacity": "300"}}}
+    body = json.dumps(
+        {
+            "profiles": [
+                {"name": "db0", "profile": with_current},
+                {"name": "db1", "profile": raw_profile()},
+            ]
+        }
+    ).encode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = upload(client, token, body)
+    link = re.search(
+        r'href="(/batches/[^"]+/archive)"', client.get(response["Location"]).content.decode()
+    ).group(1)
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(client.get(link).streaming_content)))
+    assert archive.namelist() == ["db0.cnf", "revert/db0.cnf", "db1.cnf", "summary.csv"]
+    twin = archive.read("revert/db0.cnf").decode()
+    assert "innodb_io_capacity = 300\n" in twin
+    assert "Revert of result" in twin
+    summary = archive.read("summary.csv").decode().splitlines()
+    assert summary[0].endswith(",revert_file")
+    assert summary[1].endswith(",revert/db0.cnf")
+    assert summary[2].endswith(",")

@@ -284,3 +284,20 @@ def test_a_setting_without_an_estimated_effect_says_why(client):
     assert threads.effect is None
     html = client.get(result.permalink).content.decode()
     assert "not estimated: no published result we use shows an effect of the IO thread" in html
+
+
+def test_the_settings_are_grouped_now_and_at_the_next_restart_as_in_the_sql(client):
+    result = mysql80_result()
+    html = client.get(store(result)).content.decode()
+    now = html.split('id="apply-now"', 1)[1].split("</tbody>", 1)[0]
+    restart = html.split('id="apply-restart"', 1)[1].split("</tbody>", 1)[0]
+    assert "Now, on the running server" in now
+    assert "At the next restart" in restart
+    for setting in result.settings:
+        group = now if setting.dynamic else restart
+        other = restart if setting.dynamic else now
+        assert f'id="setting-{setting.name}"' in group
+        assert f'id="setting-{setting.name}"' not in other
+    sql = client.get(f"/r/{result.id}/download/sql").content.decode()
+    assert "SET PERSIST_ONLY innodb_flush_method" in sql
+    assert 'id="setting-innodb_flush_method"' in restart
