@@ -2,7 +2,7 @@
 #   make run    serve http://127.0.0.1:8000 (SQLite, Celery eager; no other service)
 #   make test   install what is missing, start PostgreSQL/Redis if down, lint, whole suite
 #   make lint   ruff check, ruff format --check, mypy, import-linter
-#   make golden regenerate the golden my.cnf files (review them as a diff)
+#   make golden regenerate the golden files and docs/examples (review them as a diff)
 #   make screenshots  refresh docs/screenshots from a real browser run
 #   make bench  engine, page-render, API-load, batch and real-gain benchmarks (each prints its figures)
 #   make calibrate  refit the throughput model and write a new versioned artifact
@@ -96,6 +96,7 @@ screenshots: venv system-deps services
 
 golden: venv
 	$(BIN)/python scripts/make_golden.py
+	$(BIN)/python scripts/make_examples.py
 
 # Each benchmark prints its own figures; api_load runs ~2 minutes, batch needs Redis,
 # real_gain ~11 minutes (MariaDB with sysbench and fio).

@@ -26,10 +26,11 @@ TESTING = "pytest" in sys.modules
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
 _DEV_DEFAULTS = DEBUG or TESTING
-# Commands that only compute and print (`manage.py recommend`) sign nothing and serve no host, so
-# they run on a bare shell without a secret key or allowed hosts. Decided from this process's
-# own command line, never from the environment, which a web server's process would inherit.
-OFFLINE_COMMANDS = frozenset({"recommend"})
+# Commands that only compute and print (`manage.py recommend`, `check_config`) sign nothing and
+# serve no host, so they run on a bare shell without a secret key or allowed hosts. Decided from
+# this process's own command line, never from the environment, which a web server's process
+# would inherit.
+OFFLINE_COMMANDS = frozenset({"recommend", "check_config"})
 OFFLINE_COMMAND = (
     Path(sys.argv[0]).name == "manage.py" and len(sys.argv) > 1 and sys.argv[1] in OFFLINE_COMMANDS
 )
@@ -279,8 +280,9 @@ SPECTACULAR_SETTINGS = {
     # 2: results cite each source once (rules.render.jsonout.RESULT_FORMAT); 2.1 only adds: an os
     # item's reason, the /sysctl download and the optional hardware.numa_nodes; 2.2 only adds the
     # network_ssd media with its volume fields, hardware.memory_limit_gb and a probe's
-    # provenance, undetected and probe keys.
-    "VERSION": "2.2",
+    # provenance, undetected and probe keys; 2.3 only adds: a setting's apply_note, POST /check,
+    # the revert downloads (?revert=true) and the deploy-tool formats.
+    "VERSION": "2.3",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,

@@ -20,10 +20,11 @@ api_v1: list[URLPattern | URLResolver] = [
         R.RecommendationDetailApi.as_view(),
         name="api-recommendation-detail",
     ),
-    path("recommendations/<str:recommendation_id>/mycnf", R.RecommendationMyCnfApi.as_view()),
-    path("recommendations/<str:recommendation_id>/sql", R.RecommendationSqlApi.as_view()),
-    path("recommendations/<str:recommendation_id>/udev", R.RecommendationUdevApi.as_view()),
-    path("recommendations/<str:recommendation_id>/sysctl", R.RecommendationSysctlApi.as_view()),
+    *(
+        path(f"recommendations/<str:recommendation_id>/{fmt}", view.as_view())
+        for fmt, view in R.EXPORT_VIEWS.items()
+    ),
+    path("check", R.CheckCreateApi.as_view(), name="api-check"),
     path("batches", batches.BatchCreateApi.as_view(), name="api-batch-create"),
     path("batches/<uuid:batch_id>", batches.BatchDetailApi.as_view(), name="api-batch-detail"),
     path("batches/<uuid:batch_id>/archive", batches.BatchArchiveApi.as_view()),

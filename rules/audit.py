@@ -44,6 +44,20 @@ def audit(profile: Profile, catalog: ServerCatalog) -> list[str]:
     return warnings
 
 
+def unsafe_current(profile: Profile, catalog: ServerCatalog) -> list[tuple[str, str]]:
+    """(variable, warning) for each pasted value that can lose data or stop the server: the
+    audit's warnings that the check mode (rules.check) fails on."""
+    current = profile.current
+    if current is None:
+        return []
+    storage = profile.hardware.storage
+    found = [("innodb_doublewrite", w) for w in _doublewrite_off(current, storage)]
+    found += [("innodb_flush_method", w) for w in _no_fsync(current, storage)]
+    pasted = [n for n in QUERY_CACHE_VARIABLES if n in current.variables]
+    found += [(pasted[0], w) for w in _query_cache(current, profile, catalog)]
+    return found
+
+
 def _parity_raid(storage: Storage) -> list[str]:
     ios = PARITY_RAID_IOS_PER_WRITE.get(storage.raid_level)
     if ios is None or storage.has_protected_write_cache:

@@ -3,6 +3,7 @@
 import hashlib
 import json
 
+from rules.apply import apply_note
 from rules.audit import audit, session_buffer_warnings
 from rules.catalog import ServerCatalog, catalog_for
 from rules.current import ORIGIN_LABELS
@@ -89,6 +90,7 @@ def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -
     else:
         version_default = is_default(ctx.catalog, proposal.name, value)
     needed = current is not None and change is not Change.KEEP
+    dynamic = spec.dynamic and not proposal.restart
     return Setting(
         name=proposal.name,
         value=value,
@@ -96,7 +98,8 @@ def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -
         reason=case.reason.format(**facts),
         explanation=case.explanation.format(**facts),
         evidence=case.evidence,
-        dynamic=spec.dynamic and not proposal.restart,
+        dynamic=dynamic,
+        apply_note=apply_note(proposal.name, ctx.catalog, dynamic=dynamic),
         kind=rule.kind,
         current=current,
         current_is_default=current_is_default,

@@ -19,3 +19,7 @@ class ProfileError(ValueError):
 
 class OutputRefused(ValueError):
     """The profile is valid but this export cannot be written for it (e.g. an old version)."""
+
+
+class NothingToRevert(ValueError):
+    """A revert was asked of a result computed without the current configuration."""

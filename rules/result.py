@@ -62,7 +62,21 @@ class Setting:
             "options.include_defaults is true or the current value differs."
         ),
     )
-    dynamic: bool
+    dynamic: bool = field(
+        metadata=doc(
+            "When it takes effect on this server version (the catalog's `dynamic`, unless this "
+            "change needs a restart anyway): true: now, through SET PERSIST (MySQL and Percona "
+            "8.0+) or SET GLOBAL; false: at the next restart (SET PERSIST_ONLY or my.cnf)."
+        )
+    )
+    apply_note: str = field(
+        default="",
+        metadata=doc(
+            "Limits of applying it now on this version (e.g. the buffer pool resizes in "
+            "chunks); empty when there are none.",
+            omit_empty=True,
+        ),
+    )
     rule: str
     reason: str  # one line, written above the value in my.cnf
     explanation: str

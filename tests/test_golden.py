@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from scripts.make_golden import PROFILES_DIR, golden_mycnf, golden_path, profile_paths
+from scripts.make_golden import (
+    DEPLOY_DIR,
+    PROFILES_DIR,
+    golden_deploy,
+    golden_files,
+    golden_mycnf,
+    golden_path,
+    profile_paths,
+)
 
 REFERENCE_MACHINES = {
     "seed000-2disk-sata",
@@ -34,3 +42,17 @@ def test_the_my_cnf_matches_its_golden_file(profile_path: Path) -> None:
     expected = target.read_bytes().decode("utf-8")
     actual = golden_mycnf(profile_path)
     assert actual == expected, f"the my.cnf for {profile_path.stem} changed: {hint}"
+
+
+@pytest.mark.parametrize("profile_path", profile_paths(), ids=lambda p: p.stem)
+def test_each_deploy_export_matches_its_golden_file(profile_path: Path) -> None:
+    hint = "run `make golden` and review the diff (git diff tests/golden/deploy)"
+    files = golden_deploy(profile_path)
+    assert len(files) == 7
+    for target, text in files.items():
+        assert target.exists(), f"{target} is missing: {hint}"
+        assert target.read_bytes().decode("utf-8") == text, f"{target.name} changed: {hint}"
+
+
+def test_no_golden_deploy_file_is_stale() -> None:
+    assert set(DEPLOY_DIR.iterdir()) == {p for p in golden_files() if p.parent == DEPLOY_DIR}

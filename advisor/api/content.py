@@ -2,9 +2,9 @@
 
 `JsonParser` refuses bodies over the view's `max_body_bytes` with 413 before reading them whole
 (DRF reads the stream itself, so Django's DATA_UPLOAD_MAX_MEMORY_SIZE does not apply). The
-export renderers and `ExportNegotiation` let `?format=` or `Accept` pick json, mycnf, sql, udev or
-sysctl,
-with an unknown `?format=` answered 400 naming the field, not DRF's bare 404.
+export renderers (one per entry of `rules.render.REGISTRY`) and `ExportNegotiation` let `?format=`
+or `Accept` pick an export, with an unknown `?format=` answered 400 naming the field, not DRF's
+bare 404.
 """
 
 from __future__ import annotations
@@ -98,9 +98,8 @@ class _TextRenderer(BaseRenderer):
 
 def _text_renderer(fmt: str) -> type[_TextRenderer]:
     media_type = CONTENT_TYPES[fmt].split(";", 1)[0]
-    return type(
-        f"{fmt.title()}Renderer", (_TextRenderer,), {"media_type": media_type, "format": fmt}
-    )
+    name = "".join(part.title() for part in fmt.split("-"))
+    return type(f"{name}Renderer", (_TextRenderer,), {"media_type": media_type, "format": fmt})
 
 
 class FastJsonRenderer(JSONRenderer):
@@ -122,17 +121,11 @@ class FastJsonRenderer(JSONRenderer):
 
 
 _DRF_ENCODER = encoders.JSONEncoder()
-MyCnfRenderer = _text_renderer("mycnf")
-SqlRenderer = _text_renderer("sql")
-UdevRenderer = _text_renderer("udev")
-SysctlRenderer = _text_renderer("sysctl")
-EXPORT_RENDERERS: tuple[type[BaseRenderer], ...] = (
-    FastJsonRenderer,
-    MyCnfRenderer,
-    SqlRenderer,
-    UdevRenderer,
-    SysctlRenderer,
-)
+# One renderer per export; JSON first, so an Accept header we cannot meet gets the result JSON.
+TEXT_RENDERERS: dict[str, type[_TextRenderer]] = {
+    fmt: _text_renderer(fmt) for fmt in FORMATS if fmt != "json"
+}
+EXPORT_RENDERERS: tuple[type[BaseRenderer], ...] = (FastJsonRenderer, *TEXT_RENDERERS.values())
 
 
 class ExportNegotiation(DefaultContentNegotiation):
@@ -159,3 +152,22 @@ class ExportNegotiation(DefaultContentNegotiation):
 def base_url(request: Request) -> str:
     """This site's address as the client reached it, for the links an export carries."""
     return request.build_absolute_uri("/").rstrip("/")
+
+
+class ArchiveNegotiation(DefaultContentNegotiation):
+    """For the zip archive, `?format=` picks each host's export, not the response's renderer."""
+
+    def select_renderer(
+        self, request: Request, renderers: Sequence[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        return renderers[0], str(renderers[0].media_type)
+
+
+def archive_format(request: Request) -> str:
+    """`?format=` of a fleet archive: the export written for each host (default: mycnf)."""
+    fmt = request.query_params.get("format", "mycnf")
+    if fmt not in FORMATS:
+        raise FieldErrors(
+            f"Unknown format {fmt[:40]!r}.", {"format": ["must be one of " + ", ".join(FORMATS)]}
+        )
+    return str(fmt)

@@ -21,7 +21,7 @@ from rest_framework.settings import api_settings
 
 from advisor.deadline import OverBudget
 from advisor.unstorable import printable
-from rules.errors import OutputRefused, ProfileError
+from rules.errors import NothingToRevert, OutputRefused, ProfileError
 
 logger = logging.getLogger(__name__)
 
@@ -127,6 +127,12 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> JsonRespons
         exc = FieldErrors(
             f"This export cannot be written for this server: {exc}",
             {"server.version": [str(exc)]},
+            status_code=status.HTTP_422_UNPROCESSABLE_ENTITY,
+        )
+    elif isinstance(exc, NothingToRevert):
+        exc = FieldErrors(
+            f"There is no revert for this result: {exc}",
+            {"revert": [str(exc)]},
             status_code=status.HTTP_422_UNPROCESSABLE_ENTITY,
         )
     elif isinstance(exc, exceptions.UnsupportedMediaType):

@@ -12,7 +12,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from advisor.api.profile_component import profile_schema
 from advisor.api.serializers import ErrorOutput
 from rules.jsonshape import component_ref
-from rules.render import CONTENT_TYPES, FORMATS
+from rules.render import CONTENT_TYPES, FORMATS, REGISTRY
 from rules.render.jsonout import RESULT_JSON, result_schema_components
 from rules.result import Result
 
@@ -26,7 +26,10 @@ ERROR_MEANINGS = {
     409: "The batch is not finished yet.",
     413: "The body is too large (see the message for the limit).",
     415: "The body is not JSON: send `Content-Type: application/json`.",
-    422: "The profile is valid, but this export cannot be written for its server version.",
+    422: (
+        "The profile is valid, but this export cannot be written for its server version, or a "
+        "revert was asked of a result computed without the current configuration."
+    ),
     429: "Too many requests from this client; `Retry-After` says when to retry.",
     503: "The database or the task broker is unavailable; retry later.",
 }
@@ -40,14 +43,39 @@ def errors(*codes: int) -> dict[tuple[int, str], OpenApiResponse]:
     }
 
 
+# The RDS export is JSON too, so the JSON media type answers either the result or the requests.
+RDS_PARAMETER_GROUP = {
+    "type": "object",
+    "description": "The rds-json export: ModifyDBParameterGroup requests and what RDS manages.",
+    "required": ["Comment", "DBParameterGroupFamily", "ModifyDBParameterGroup", "ManagedByRds"],
+    "properties": {
+        "Comment": {"type": "array", "items": {"type": "string"}},
+        "DBParameterGroupFamily": {"type": "string"},
+        "ModifyDBParameterGroup": {"type": "array", "items": {"type": "object"}},
+        "ManagedByRds": {"type": "array", "items": {"type": "object"}},
+    },
+}
+
+
 def export_responses(
     status: int, fmts: tuple[str, ...], json_schema: Any
 ) -> dict[tuple[int, str], Any]:
-    """One response per export media type: the result JSON, or the text of an export."""
+    """One response per export media type: the result JSON, or the text of an export; formats
+    that share a media type share its response (JSON: the result or the RDS requests)."""
     responses: dict[tuple[int, str], Any] = {}
     for fmt in fmts:
         media_type = CONTENT_TYPES[fmt].split(";", 1)[0]
-        responses[(status, media_type)] = json_schema if fmt == "json" else OpenApiTypes.STR
+        if fmt == "json":
+            schema = json_schema
+        elif fmt == "rds-json":
+            schema = RDS_PARAMETER_GROUP
+        else:
+            schema = OpenApiTypes.STR
+        key = (status, media_type)
+        earlier = responses.get(key)
+        if earlier is not None and earlier != schema:
+            schema = {"oneOf": [earlier, schema]}
+        responses[key] = schema
     return responses
 
 
@@ -56,10 +84,26 @@ FORMAT_PARAMETER = OpenApiParameter(
     str,
     enum=list(FORMATS),
     description=(
-        "Answer with this export instead of the JSON result: mycnf (a [mysqld] drop-in), sql "
-        "(SET PERSIST / SET GLOBAL), udev (scheduler and read-ahead rules), sysctl (an "
-        "/etc/sysctl.d/ file: swappiness, dirty page cache). The Accept header works too "
-        "(text/plain: mycnf, application/sql: sql)."
+        "Answer with this export instead of the JSON result: "
+        + "; ".join(f"{f.name} ({f.description})" for f in REGISTRY if f.name != "json")
+        + ". The Accept header works too (text/plain: mycnf, application/sql: sql, "
+        "application/yaml: ansible)."
+    ),
+)
+ARCHIVE_FORMAT_PARAMETER = OpenApiParameter(
+    "format",
+    str,
+    enum=list(FORMATS),
+    default="mycnf",
+    description="The export written for each host (the recommendations' formats).",
+)
+REVERT_PARAMETER = OpenApiParameter(
+    "revert",
+    bool,
+    description=(
+        "true: the revert twin of the export (any format): the values the profile's `current` "
+        "configuration had, or the version's default where it had none, so the change can be "
+        "undone. 422 when the result was computed without `current`. Default: false."
     ),
 )
 STORE_PARAMETER = OpenApiParameter(

@@ -17,9 +17,9 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
 
-from advisor.api.content import ExportNegotiation, base_url
+from advisor.api.content import ArchiveNegotiation, archive_format, base_url
 from advisor.api.errors import Conflict, PayloadTooLarge, ServiceUnavailable
-from advisor.api.openapi import errors
+from advisor.api.openapi import ARCHIVE_FORMAT_PARAMETER, errors
 from advisor.fleet.archive import batch_archive
 from advisor.fleet.serializers import (
     BatchCreatedOutput,
@@ -148,14 +148,16 @@ class BatchDetailApi(APIView):
 
 class BatchArchiveApi(APIView):
     permission_classes = (IsAuthenticated,)
-    content_negotiation_class = ExportNegotiation
+    content_negotiation_class = ArchiveNegotiation
 
     @extend_schema(
         operation_id="batch_archive",
-        summary="The finished batch as a zip: one my.cnf per host and summary.csv",
-        responses={(200, "application/zip"): OpenApiTypes.BINARY, **errors(401, 404, 409)},
+        summary="The finished batch as a zip: one export per host (my.cnf by default), summary.csv",
+        parameters=[ARCHIVE_FORMAT_PARAMETER],
+        responses={(200, "application/zip"): OpenApiTypes.BINARY, **errors(400, 401, 404, 409)},
     )
     def get(self, request: Request, batch_id: Any) -> StreamingHttpResponse:
+        fmt = archive_format(request)
         batch = _own_batch(request, batch_id)
         if batch.status != Batch.Status.DONE:
             progress = batch_progress(batch=batch)
@@ -165,7 +167,8 @@ class BatchArchiveApi(APIView):
                 "the archive is ready once its status is done."
             )
         response = StreamingHttpResponse(
-            batch_archive(batch=batch, base_url=base_url(request)), content_type="application/zip"
+            batch_archive(batch=batch, base_url=base_url(request), fmt=fmt),
+            content_type="application/zip",
         )
         response["Content-Disposition"] = f'attachment; filename="batch-{batch.id}.zip"'
         return response

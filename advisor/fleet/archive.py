@@ -1,4 +1,5 @@
-"""The batch archive: one my.cnf per host and a CSV summary, streamed as a zip."""
+"""The batch archive: one export per host (my.cnf unless asked otherwise; and its revert twin
+where the host's profile gave the current configuration) and a CSV summary, streamed as a zip."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from typing import Any
 
 from advisor.models import Batch, BatchItem
 from rules.errors import OutputRefused
-from rules.render import render, result_from_dict
+from rules.render import host_filename, render, render_revert, result_from_dict
+from rules.revert import can_revert
 
 SUMMARY_COLUMNS = (
     "name",
@@ -22,6 +24,7 @@ SUMMARY_COLUMNS = (
     "warnings",
     "errors",
     "settings",
+    "revert_file",
 )
 
 
@@ -43,42 +46,57 @@ class _Sink(io.RawIOBase):
         return data
 
 
-def batch_archive(*, batch: Batch, base_url: str = "") -> Iterator[bytes]:
-    """The batch as a zip, streamed: `<name>.cnf` for every host with a my.cnf, and summary.csv
-    with one row per host (its status, estimate, warnings, field errors or refusal)."""
+def batch_archive(*, batch: Batch, base_url: str = "", fmt: str = "mycnf") -> Iterator[bytes]:
+    """The batch as a zip, streamed: export `fmt` of every host that has one (`<name>.cnf` for
+    my.cnf, see `host_filename`), `revert/<that name>` setting back the current configuration
+    where the host's profile gave one, and summary.csv with one row per host (its status,
+    estimate, warnings, field errors or refusal). The file column is `<fmt>_file`."""
     sink, table = _Sink(), io.StringIO()
-    summary = csv.DictWriter(table, SUMMARY_COLUMNS, lineterminator="\n")
+    file_column = f"{fmt}_file"
+    columns = tuple(file_column if c == "mycnf_file" else c for c in SUMMARY_COLUMNS)
+    summary = csv.DictWriter(table, columns, lineterminator="\n")
     summary.writeheader()
-    mycnf_of: dict[str, str | OutputRefused] = {}
+    export_of: dict[str, tuple[str, str | None] | OutputRefused] = {}
     with zipfile.ZipFile(sink, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         items = batch.items.select_related("recommendation").order_by("position")
         for item in items.iterator(chunk_size=500):
-            row = _summary_row(item)
+            row = _summary_row(item, file_column)
             stored = item.recommendation
             if stored is not None:
-                if stored.id not in mycnf_of:
-                    mycnf_of[stored.id] = _mycnf(stored.result, base_url)
-                text = mycnf_of[stored.id]
-                if isinstance(text, OutputRefused):
-                    row["output_refused"] = str(text)
+                if stored.id not in export_of:
+                    export_of[stored.id] = _export(stored.result, fmt, base_url)
+                texts = export_of[stored.id]
+                if isinstance(texts, OutputRefused):
+                    row["output_refused"] = str(texts)
                 else:
-                    row["mycnf_file"] = f"{item.name}.cnf"
-                    archive.writestr(row["mycnf_file"], text)
+                    text, twin = texts
+                    row[file_column] = host_filename(item.name, fmt)
+                    archive.writestr(row[file_column], text)
+                    if twin is not None:
+                        row["revert_file"] = f"revert/{row[file_column]}"
+                        archive.writestr(row["revert_file"], twin)
             summary.writerow({key: _cell(value) for key, value in row.items()})
             yield sink.take()
         archive.writestr("summary.csv", table.getvalue())
     yield sink.take()
 
 
-def _mycnf(stored: Mapping[str, Any], base_url: str) -> str | OutputRefused:
+def _export(
+    stored: Mapping[str, Any], fmt: str, base_url: str
+) -> tuple[str, str | None] | OutputRefused:
+    """The host's export and, when its profile gave the current configuration, the revert."""
+    result = result_from_dict(stored)
     try:
-        return render(result_from_dict(stored), "mycnf", base_url=base_url)
+        text = render(result, fmt, base_url=base_url)
+        twin = render_revert(result, fmt, base_url=base_url) if can_revert(result) else None
     except OutputRefused as refused:
         return refused
+    return text, twin
 
 
-def _summary_row(item: BatchItem) -> dict[str, str]:
+def _summary_row(item: BatchItem, file_column: str) -> dict[str, str]:
     row = dict.fromkeys(SUMMARY_COLUMNS, "")
+    row[file_column] = row.pop("mycnf_file")
     row |= {"name": item.name, "status": item.status}
     if item.errors:
         row["errors"] = "; ".join(

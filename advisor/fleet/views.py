@@ -25,6 +25,7 @@ from advisor.fleet.services import (
 from advisor.fleet.upload import CSV_COLUMNS, entries_from_upload
 from advisor.models import Batch
 from advisor.page_limits import page_limited
+from rules.render import FORMATS, REGISTRY
 
 SESSION_KEY = "batch_ids"
 FORM_OVERHEAD_BYTES = 64 * 1024  # the token field and the multipart framing
@@ -78,7 +79,12 @@ def batch_page(request: HttpRequest, batch_id: uuid.UUID) -> TemplateResponse:
     """The progress page; HTMX polls its `progress` partial until the batch is done."""
     batch = _session_batch(request, batch_id)
     failed = batch.items.filter(status="failed").order_by("position")[:50]
-    context = {"batch": batch, "progress": batch_progress(batch=batch), "failed": failed}
+    context = {
+        "batch": batch,
+        "progress": batch_progress(batch=batch),
+        "failed": failed,
+        "formats": [(f.name, f.label) for f in REGISTRY if f.name != "mycnf"],
+    }
     template = "advisor/batches/detail.html"
     if getattr(request, "htmx", False):
         template += "#progress"
@@ -90,9 +96,12 @@ def batch_download(request: HttpRequest, batch_id: uuid.UUID) -> StreamingHttpRe
     batch = _session_batch(request, batch_id)
     if batch.status != Batch.Status.DONE:
         raise Http404("The archive is ready once the batch is done.")
+    fmt = request.GET.get("format", "mycnf")
+    if fmt not in FORMATS:
+        raise Http404("No such export format.")
     base = request.build_absolute_uri("/").rstrip("/")
     response = StreamingHttpResponse(
-        batch_archive(batch=batch, base_url=base), content_type="application/zip"
+        batch_archive(batch=batch, base_url=base, fmt=fmt), content_type="application/zip"
     )
     response["Content-Disposition"] = f'attachment; filename="batch-{batch.id}.zip"'
     return response

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -11,55 +9,64 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from advisor.api.content import (
-    EXPORT_RENDERERS,
-    ExportNegotiation,
-    MyCnfRenderer,
-    SqlRenderer,
-    SysctlRenderer,
-    UdevRenderer,
-    base_url,
-)
+from advisor.api.content import EXPORT_RENDERERS, TEXT_RENDERERS, ExportNegotiation, base_url
 from advisor.api.errors import FieldErrors
 from advisor.api.openapi import (
     FORMAT_PARAMETER,
     RESULT_REF,
+    REVERT_PARAMETER,
     STORE_PARAMETER,
     errors,
     export_responses,
 )
 from advisor.api.serializers import PROFILE_REF
 from advisor.models import Recommendation
+from advisor.recommendations.serializers import CheckOutput
 from advisor.recommendations.services import (
+    recommendation_check,
     recommendation_compute,
     recommendation_create,
     recommendation_get,
 )
-from rules.render import FORMATS, filename_for, render, result_to_dict
+from advisor.unstorable import printable
+from rules.check import NEEDS_CURRENT, report_to_dict
+from rules.render import FORMATS, filename_for, render, result_to_dict, revert_filename_for
 from rules.result import Result
+from rules.revert import revert
 from rules.validation import parse_profile
 
-STORE_FLAG = serializers.BooleanField()  # one field: a whole serializer per request costs more
+FLAG = serializers.BooleanField()  # one field: a whole serializer per request costs more
+
+
+def query_flag(request: Request, name: str, *, default: bool) -> bool:
+    """`?store=`, `?revert=`: any of DRF's boolean spellings; the default when absent."""
+    value = request.query_params.get(name)
+    if value is None:
+        return default
+    try:
+        return bool(FLAG.to_internal_value(value))
+    except serializers.ValidationError as problem:
+        message = f"Unknown {name} flag {printable(value[:40])!r}."
+        raise FieldErrors(message, {name: problem.detail}) from None
 
 
 def store_flag(request: Request) -> bool:
-    """`?store=`: true unless the client says false (any of DRF's boolean spellings)."""
-    value = request.query_params.get("store")
-    if value is None:
-        return True
-    try:
-        return bool(STORE_FLAG.to_internal_value(value))
-    except serializers.ValidationError as problem:
-        raise FieldErrors(f"Unknown store flag {value!r}.", {"store": problem.detail}) from None
+    """`?store=`: true unless the client says false."""
+    return query_flag(request, "store", default=True)
 
 
 def export_response(request: Request, result: Result, *, status_code: int = 200) -> Response:
-    """The result in the negotiated format: JSON as data, the others as a named text file."""
+    """The result in the negotiated format: JSON as data, the others as a named text file;
+    with `?revert=true`, its revert twin (NothingToRevert -> 422)."""
     fmt = request.accepted_renderer.format
+    filename = filename_for(result, fmt)
+    if query_flag(request, "revert", default=False):
+        filename = revert_filename_for(result, fmt)
+        result = revert(result)
     if fmt == "json":
         return Response(result_to_dict(result, base_url=base_url(request)), status=status_code)
     text = render(result, fmt, base_url=base_url(request))  # OutputRefused -> 422
-    disposition = f'attachment; filename="{filename_for(result, fmt)}"'
+    disposition = f'attachment; filename="{filename}"'
     return Response(text, status=status_code, headers={"Content-Disposition": disposition})
 
 
@@ -71,7 +78,7 @@ class RecommendationCreateApi(APIView):
         operation_id="recommendation_create",
         summary="Recommend settings for one host",
         request={"application/json": PROFILE_REF},
-        parameters=[FORMAT_PARAMETER, STORE_PARAMETER],
+        parameters=[FORMAT_PARAMETER, STORE_PARAMETER, REVERT_PARAMETER],
         responses={
             **export_responses(201, FORMATS, RESULT_REF),
             **export_responses(200, FORMATS, RESULT_REF),
@@ -104,7 +111,7 @@ class RecommendationDetailApi(APIView):
     @extend_schema(
         operation_id="recommendation_get",
         summary="A stored recommendation, as it was computed",
-        parameters=[FORMAT_PARAMETER],
+        parameters=[FORMAT_PARAMETER, REVERT_PARAMETER],
         responses={**export_responses(200, FORMATS, RESULT_REF), **errors(400, 404, 422)},
     )
     def get(self, request: Request, recommendation_id: str) -> Response:
@@ -120,41 +127,46 @@ class _RecommendationExportApi(APIView):
         return export_response(request, _stored(recommendation_id))
 
 
-def _export_schema(fmt: str) -> Any:
-    return extend_schema(
-        operation_id=f"recommendation_{fmt}",
+def _export_view(fmt: str) -> type[_RecommendationExportApi]:
+    """The view of `/recommendations/{id}/<fmt>`, with its own operation in the schema."""
+
+    @extend_schema(
+        operation_id=f"recommendation_{fmt.replace('-', '_')}",
         summary=f"A stored recommendation as {fmt}",
-        responses={**export_responses(200, (fmt,), None), **errors(404, 422)},
+        parameters=[REVERT_PARAMETER],
+        responses={**export_responses(200, (fmt,), None), **errors(400, 404, 422)},
     )
+    def get(self: _RecommendationExportApi, request: Request, recommendation_id: str) -> Response:
+        return _RecommendationExportApi.get(self, request, recommendation_id)
+
+    name = "".join(part.title() for part in fmt.split("-"))
+    attributes = {"renderer_classes": (TEXT_RENDERERS[fmt],), "get": get}
+    return type(f"Recommendation{name}Api", (_RecommendationExportApi,), attributes)
 
 
-class RecommendationMyCnfApi(_RecommendationExportApi):
-    renderer_classes = (MyCnfRenderer,)
-
-    @_export_schema("mycnf")
-    def get(self, request: Request, recommendation_id: str) -> Response:
-        return super().get(request, recommendation_id)
+# One download endpoint per export but JSON (the detail endpoint is the JSON).
+EXPORT_VIEWS: dict[str, type[_RecommendationExportApi]] = {
+    fmt: _export_view(fmt) for fmt in FORMATS if fmt != "json"
+}
 
 
-class RecommendationSqlApi(_RecommendationExportApi):
-    renderer_classes = (SqlRenderer,)
-
-    @_export_schema("sql")
-    def get(self, request: Request, recommendation_id: str) -> Response:
-        return super().get(request, recommendation_id)
-
-
-class RecommendationUdevApi(_RecommendationExportApi):
-    renderer_classes = (UdevRenderer,)
-
-    @_export_schema("udev")
-    def get(self, request: Request, recommendation_id: str) -> Response:
-        return super().get(request, recommendation_id)
-
-
-class RecommendationSysctlApi(_RecommendationExportApi):
-    renderer_classes = (SysctlRenderer,)
-
-    @_export_schema("sysctl")
-    def get(self, request: Request, recommendation_id: str) -> Response:
-        return super().get(request, recommendation_id)
+class CheckCreateApi(APIView):
+    @extend_schema(
+        operation_id="check_create",
+        summary="Check a server's current configuration",
+        description=(
+            "The body is a profile whose `current` gives today's configuration (variables, a "
+            "my.cnf or SHOW GLOBAL VARIABLES). The answer lists what the advisor would change "
+            "and every unsafe current value; `passed` is false when there is one, so a CI "
+            "pipeline can fail on it. Nothing is stored."
+        ),
+        request={"application/json": PROFILE_REF},
+        responses={(200, "application/json"): CheckOutput, **errors(400, 413, 415)},
+    )
+    def post(self, request: Request) -> Response:
+        profile = parse_profile(request.data)
+        if profile.current is None:
+            raise FieldErrors(
+                "A check needs the current configuration.", {"current": [NEEDS_CURRENT]}
+            )
+        return Response(report_to_dict(recommendation_check(profile=profile)))

@@ -10,6 +10,7 @@ from typing import Any
 from advisor.models import Recommendation
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
+from rules.check import NEEDS_CURRENT, CheckReport, check
 from rules.echo import echo_ordered
 from rules.engine import recommend
 from rules.profile import Profile
@@ -93,3 +94,11 @@ def recommendation_get(*, recommendation_id: str) -> Result:
     stored = Recommendation.objects.get(id=recommendation_id)
     result = result_from_dict(stored.result)
     return replace(result, inputs=echo_ordered(result.inputs))
+
+
+def recommendation_check(*, profile: Profile) -> CheckReport:
+    """What the advisor would change in the profile's current configuration and which of its
+    values are unsafe; raises ValueError when the profile carries no current configuration."""
+    if profile.current is None:
+        raise ValueError(NEEDS_CURRENT)
+    return check(profile, recommendation_compute(profile=profile))

@@ -1,12 +1,16 @@
-"""SQL that applies the dynamic settings online and lists the ones that need a restart.
+"""SQL in two parts: what changes now on the running server, and what waits for a restart.
 
-MySQL and Percona Server 8.0 and later: `SET PERSIST` (applied now, kept across restarts) and
-`SET PERSIST_ONLY` for static variables (kept for the next start). MySQL/Percona 5.7 and MariaDB:
-`SET GLOBAL` for dynamic variables; static ones are listed for my.cnf.
+Part 1, now: `SET PERSIST` on MySQL and Percona Server 8.0 and later (applied now and kept in
+mysqld-auto.cnf), `SET GLOBAL` on 5.7 and MariaDB (applied now, lost at the next restart:
+MariaDB has no SET PERSIST; MariaDB KB, "SET" and "Configuring MariaDB with Option Files").
+Part 2, at the next restart: `SET PERSIST_ONLY` on 8.0+ (MySQL 8.0 Reference Manual, 15.7.6.1
+"SET Syntax for Variable Assignment"), and the my.cnf lines for what cannot be persisted and for
+5.7 and MariaDB. `rules.apply.apply_groups` decides the parts and the order.
 """
 
 from collections.abc import Mapping
 
+from rules.apply import apply_groups
 from rules.errors import OutputRefused
 from rules.render.mycnf import (
     comment,
@@ -26,6 +30,8 @@ _QUOTED_KINDS = frozenset({"enum"})
 # catalog's notes); they go to my.cnf only.
 NOT_PERSISTABLE = frozenset({"innodb_doublewrite", "innodb_dedicated_server"})
 _NUMERIC = frozenset("0123456789.-")
+NOW_TITLE = "-- Part 1 of 2, now: on the running server"
+RESTART_TITLE = "-- Part 2 of 2, at the next restart"
 
 
 def render_sql(result: Result, *, base_url: str = "") -> str:
@@ -42,28 +48,39 @@ def render_sql(result: Result, *, base_url: str = "") -> str:
         *(_PERSIST_NOTE if persist else _GLOBAL_NOTE),
     ]
     lines = [comment("--", line) for line in header]
-    mycnf_only = [s for s in settings if persist and s.name in NOT_PERSISTABLE]
-    settings = tuple(s for s in settings if s not in mycnf_only)
-    static = [s for s in settings if not s.dynamic]
-    online = settings if persist else tuple(s for s in settings if s.dynamic)
-    for setting in online:
-        verb = _verb(setting, persist=persist)
-        lines += ["", comment("--", setting.reason)]
-        lines.append(f"{verb} {variable_name(setting)} = {sql_literal(setting)};")
-    if not online:
-        lines += ["", "-- Nothing here can be changed on a running server."]
-    if static:
-        title = (
-            "-- needs a restart; SET PERSIST_ONLY above stored these for the next start:"
-            if persist
-            else "-- needs a restart; put these in my.cnf:"
-        )
-        lines += ["", title]
-        lines += [f"-- {variable_name(s)} = {config_value(s)}" for s in static]
-    if mycnf_only:
-        lines += ["", "-- cannot be persisted; needs a restart; put these in my.cnf:"]
-        lines += [f"-- {variable_name(s)} = {config_value(s)}" for s in mycnf_only]
+    now, restart = apply_groups(settings, result.inputs)
+    lines += ["", NOW_TITLE + (" (SET PERSIST also keeps it):" if persist else " (SET GLOBAL):")]
+    for setting in now:
+        lines += [
+            "",
+            comment("--", setting.reason),
+            f"{_verb(setting, persist=persist)} {_assign(setting)};",
+        ]
+    if not now:
+        lines.append("-- Nothing here can be changed on a running server.")
+    lines += ["", RESTART_TITLE + ":"]
+    lines += _restart_part(restart, persist=persist)
     return "\n".join(lines) + "\n"
+
+
+def _restart_part(restart: tuple[Setting, ...], *, persist: bool) -> list[str]:
+    if not restart:
+        return ["-- Nothing waits for a restart."]
+    stored = [s for s in restart if persist and s.name not in NOT_PERSISTABLE]
+    mycnf = [s for s in restart if s not in stored]
+    lines: list[str] = []
+    for setting in stored:
+        lines += ["", comment("--", setting.reason), f"SET PERSIST_ONLY {_assign(setting)};"]
+    if mycnf:
+        why = "cannot be persisted; " if persist else ""
+        lines.append("")
+        lines.append(f"-- {why}put these in the [mysqld] section of my.cnf, then restart:")
+        lines += [f"-- {variable_name(s)} = {config_value(s)}" for s in mycnf]
+    return lines
+
+
+def _assign(setting: Setting) -> str:
+    return f"{variable_name(setting)} = {sql_literal(setting)}"
 
 
 _PERSIST_NOTE = (
@@ -77,9 +94,7 @@ _GLOBAL_NOTE = (
 
 
 def _verb(setting: Setting, *, persist: bool) -> str:
-    if not persist:
-        return "SET GLOBAL"
-    return "SET PERSIST" if setting.dynamic else "SET PERSIST_ONLY"
+    return "SET PERSIST" if persist else "SET GLOBAL"
 
 
 def uses_set_persist(inputs: Mapping[str, object]) -> bool:

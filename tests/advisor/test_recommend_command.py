@@ -226,3 +226,54 @@ def test_include_defaults_in_the_profile_file_writes_the_defaults(tmp_path: Path
     assert "\ninnodb_flush_log_at_trx_commit = 1\n" in completed.stdout
     plain = _run(_profile_file(tmp_path, raw_profile(), "plain.json"), "--format", "mycnf")
     assert "\ninnodb_flush_log_at_trx_commit = 1\n" not in plain.stdout
+
+
+@pytest.mark.parametrize("fmt", ["ansible", "ansible-tasks", "k8s-percona", "k8s-mysql-operator"])
+def test_each_deploy_format_is_byte_identical_across_processes(example: str, fmt: str) -> None:
+    first = _run(example, "--format", fmt, hash_seed="1")
+    second = _run(example, "--format", fmt, hash_seed="2")
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.startswith(f"# InnoDB IO Advisor: {'Ansible' if 'ansible' in fmt else ''}")
+    assert first.stdout == second.stdout
+
+
+@pytest.mark.parametrize(
+    ("fmt", "why"),
+    [
+        (
+            "k8s-mariadb-operator",
+            "The MariaDB Operator runs MariaDB; this result is for mysql 8.0.36",
+        ),
+        ("rds-json", "rules/data/vendor/rds/mysql8.0.json"),
+    ],
+)
+def test_a_deploy_format_this_server_cannot_have_exits_2_saying_why(
+    example: str, fmt: str, why: str
+) -> None:
+    completed = _run(example, "--format", fmt)
+    _refused(completed)
+    assert why in completed.stderr
+
+
+def test_the_help_lists_every_format_with_what_it_is() -> None:
+    completed = _run("--help")
+    assert completed.returncode == 0
+    text = " ".join(completed.stdout.split())
+    assert "k8s-mariadb-operator: MariaDB spec.myCnf" in text
+    assert "rds-terraform: a Terraform aws_db_parameter_group resource" in text
+
+
+def test_revert_prints_the_twin_that_sets_the_current_values_back(tmp_path: Path) -> None:
+    raw = {**raw_profile(), "current": {"variables": {"innodb_io_capacity": "300"}}}
+    completed = _run(_profile_file(tmp_path, raw), "--format", "mycnf", "--revert")
+    assert completed.returncode == 0, completed.stderr
+    assert "innodb_io_capacity = 300\n" in completed.stdout
+    assert "# Warning: Revert of result" in completed.stdout
+
+
+def test_revert_without_current_exits_2_saying_why(example: str) -> None:
+    completed = _run(example, "--format", "sql", "--revert")
+    _refused(completed)
+    assert "cannot revert: this result was computed without the current configuration" in (
+        completed.stderr
+    )

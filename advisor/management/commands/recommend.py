@@ -1,4 +1,6 @@
-"""`python manage.py recommend FILE|- --format json|mycnf|sql|udev|sysctl`: print one export."""
+"""`python manage.py recommend FILE|- --format FORMAT [--revert]`: print one export (any of
+`rules.render.FORMATS`: json, mycnf, sql, udev, sysctl, ansible, k8s-percona, rds-json, ...), or
+with --revert its twin that sets the profile's current configuration back."""
 
 import json
 import os
@@ -9,8 +11,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from advisor.recommendations.services import recommendation_compute
-from rules.errors import OutputRefused, ProfileError
-from rules.render import FORMATS, render
+from rules.errors import NothingToRevert, OutputRefused, ProfileError
+from rules.render import BY_NAME, FORMATS, render, render_revert
 from rules.validation import parse_profile
 from rules.version import SUPPORTED_RANGE_TEXT
 
@@ -27,9 +29,21 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", metavar="FILE", help="profile JSON file, or - for stdin")
-        parser.add_argument("--format", choices=FORMATS, default="json", help="default: json")
+        parser.add_argument(
+            "--format",
+            choices=FORMATS,
+            default="json",
+            metavar="FORMAT",
+            help="; ".join(f"{name}: {BY_NAME[name].description}" for name in FORMATS)
+            + " (default: json)",
+        )
         parser.add_argument(
             "--base-url", default="", help="prefix of the permalink, e.g. https://advisor.example"
+        )
+        parser.add_argument(
+            "--revert",
+            action="store_true",
+            help="print the revert twin: the profile's current values (needs `current`)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -37,20 +51,15 @@ class Command(BaseCommand):
         try:
             profile = parse_profile(raw)
         except ProfileError as problem:
-            lines = [
-                f"{path or 'profile'}: {message}"
-                for path, messages in problem.errors.items()
-                for message in messages
-            ]
-            noun = "problem" if len(lines) == 1 else "problems"
-            raise CommandError(
-                "\n".join([f"profile: {len(lines)} {noun}:", *lines]), returncode=BAD_INPUT
-            ) from None
+            raise CommandError(profile_problems(problem), returncode=BAD_INPUT) from None
         try:
             result = recommendation_compute(profile=profile)
-            text = render(result, options["format"], base_url=options["base_url"])
+            renderer = render_revert if options["revert"] else render
+            text = renderer(result, options["format"], base_url=options["base_url"])
+        except NothingToRevert as nothing:
+            raise CommandError(f"cannot revert: {nothing}", returncode=BAD_INPUT) from None
         except OutputRefused as refused:
-            label = {"mycnf": "my.cnf", "sql": "SQL"}.get(options["format"], options["format"])
+            label = BY_NAME[options["format"]].label
             message = f"cannot write {label}: {refused}"
             supported = SUPPORTED_RANGE_TEXT[profile.server.flavor]
             if supported not in message:
@@ -80,6 +89,17 @@ class Command(BaseCommand):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             raise SystemExit(1) from None
+
+
+def profile_problems(problem: ProfileError) -> str:
+    """One line per field problem, under a count."""
+    lines = [
+        f"{path or 'profile'}: {message}"
+        for path, messages in problem.errors.items()
+        for message in messages
+    ]
+    noun = "problem" if len(lines) == 1 else "problems"
+    return "\n".join([f"profile: {len(lines)} {noun}:", *lines])
 
 
 def _read(name: str) -> bytes:

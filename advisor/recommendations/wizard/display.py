@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 
 from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
+from rules.apply import apply_groups
 from rules.bibliography import source
 from rules.errors import OutputRefused
-from rules.render import FORMATS, filename_for, render
+from rules.render import FORMATS, REGISTRY, filename_for, render, revert_filename_for
 from rules.render.mycnf import config_value
+from rules.render.sql import uses_set_persist
 from rules.result import Change, Effect, Estimates, Evidence, Result, Setting
+from rules.revert import can_revert
 from rules.units import bytes_for_config
 
 CHANGE_LABELS = {
@@ -21,15 +24,11 @@ CHANGE_LABELS = {
     Change.KEEP: "= keep",
     Change.CHANGE: "≠ change",
 }
-# shown in copyable blocks; JSON is a download only
-SHOWN_FORMATS = ("mycnf", "sql", "udev", "sysctl")
-FORMAT_LABELS = {
-    "mycnf": "my.cnf",
-    "sql": "SQL",
-    "udev": "udev rules",
-    "sysctl": "sysctl.d",
-    "json": "JSON",
-}
+# Every format but JSON is shown in a copyable block; JSON is a download only. The server and OS
+# files come first and have a button at the top; the deploy-tool files follow under their own
+# heading. JSON, the whole result, comes last.
+_ORDER = {"server": 0, "os": 1, "deploy": 2, "data": 3}
+SHOWN_ORDER = tuple(f.name for f in sorted(REGISTRY, key=lambda f: _ORDER[f.group]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +53,7 @@ class SettingRow:
     effect_why: str  # why there is no effect, when the result has estimates
     effect_bottleneck: str  # for a large effect, the bottleneck that gives way
     dynamic: bool
+    apply_note: str = ""  # limits of applying it now on this version
     is_default: bool = False  # the version's own default
     written: bool = True  # in the my.cnf and SQL downloads
 
@@ -79,6 +79,8 @@ class Export:
     filename: str
     text: str  # empty when refused
     refused: str
+    group: str = "server"  # server | os | deploy | data (rules.render.Format.group)
+    revert_filename: str = ""  # its revert twin's name; empty without the current configuration
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +117,39 @@ def current_text(setting: Setting) -> str:
     return current
 
 
+@dataclass(frozen=True, slots=True)
+class SettingGroup:
+    slug: str  # "now" | "restart"
+    title: str
+    hint: str
+    rows: tuple[SettingRow, ...]
+
+
+def setting_groups(result: Result) -> tuple[SettingGroup, ...]:
+    """The settings in the SQL export's two parts: now, and at the next restart."""
+    now, restart = apply_groups(result.settings, result.inputs)
+    rows = {row.name: row for row in setting_rows(result)}
+    persist = uses_set_persist(result.inputs)
+    return (
+        SettingGroup(
+            "now",
+            "Now, on the running server",
+            "SET PERSIST applies and keeps these."
+            if persist
+            else "SET GLOBAL applies these; keep them in my.cnf for the next start.",
+            tuple(rows[s.name] for s in now),
+        ),
+        SettingGroup(
+            "restart",
+            "At the next restart",
+            "SET PERSIST_ONLY or my.cnf; they take effect when the server starts again."
+            if persist
+            else "Put these in my.cnf; they take effect when the server starts again.",
+            tuple(rows[s.name] for s in restart),
+        ),
+    )
+
+
 def setting_rows(result: Result) -> tuple[SettingRow, ...]:
     return tuple(
         SettingRow(
@@ -131,6 +166,7 @@ def setting_rows(result: Result) -> tuple[SettingRow, ...]:
             effect_why=s.effect_note or "",
             effect_bottleneck=s.effect.why if s.effect else "",
             dynamic=s.dynamic,
+            apply_note=s.apply_note,
             is_default=s.is_default,
             written=s.written,
         )
@@ -159,14 +195,19 @@ def os_rows(result: Result) -> tuple[OsRow, ...]:
 def exports(result: Result, *, base_url: str) -> tuple[Export, ...]:
     """Every download, with its text for the copy blocks (not JSON); refused ones say why."""
     items = []
-    for fmt in ("mycnf", "sql", "udev", "sysctl", "json"):
+    revertible = can_revert(result)
+    by_name = {f.name: f for f in REGISTRY}
+    for fmt in SHOWN_ORDER:
+        entry = by_name[fmt]
         text, refused = "", ""
         try:
-            if fmt in SHOWN_FORMATS:  # JSON is never refused
+            if fmt != "json":  # JSON is never refused, and a download only
                 text = render(result, fmt, base_url=base_url)
         except OutputRefused as problem:
             refused = str(problem)
-        items.append(Export(fmt, FORMAT_LABELS[fmt], filename_for(result, fmt), text, refused))
+        twin = revert_filename_for(result, fmt) if revertible else ""
+        filename = filename_for(result, fmt)
+        items.append(Export(fmt, entry.label, filename, text, refused, entry.group, twin))
     assert {item.fmt for item in items} == set(FORMATS)
     return tuple(items)
 

@@ -19,7 +19,7 @@ from advisor.recommendations.wizard.display import (
     exports,
     interval_meaning,
     os_rows,
-    setting_rows,
+    setting_groups,
 )
 from advisor.recommendations.wizard.probe import report_rows
 from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draft_save
@@ -29,8 +29,16 @@ from advisor.recommendations.wizard.whatif import compare, variants
 from rules.bibliography import all_sources
 from rules.errors import OutputRefused
 from rules.registry import all_rules
-from rules.render import CONTENT_TYPES, FORMATS, filename_for, render
+from rules.render import (
+    CONTENT_TYPES,
+    FORMATS,
+    filename_for,
+    render,
+    render_revert,
+    revert_filename_for,
+)
 from rules.result import Result
+from rules.revert import can_revert
 
 
 @require_GET
@@ -43,8 +51,9 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
     title = "Estimated throughput of the reference benchmark"
     context |= {
         "summary": machine_summary(draft_from_profile(result.inputs)),
-        "settings": setting_rows(result),
+        "setting_groups": setting_groups(result),
         "has_current": result.inputs.get("current") is not None,
+        "can_revert": can_revert(result),
         "os_items": os_rows(result),
         "exports": exports(result, base_url=_base_url(request)),
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
@@ -58,16 +67,22 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
 
 
 @require_GET
-def result_download(request: HttpRequest, recommendation_id: str, fmt: str) -> HttpResponse:
+def result_download(
+    request: HttpRequest, recommendation_id: str, fmt: str, revert: bool = False
+) -> HttpResponse:
+    """One export, or with `revert` its twin that sets the current configuration back."""
     if fmt not in FORMATS:
         raise Http404("no such format")
     result = _stored(recommendation_id)
+    if revert and not can_revert(result):
+        raise Http404("this result was computed without the current configuration")
+    filename = revert_filename_for(result, fmt) if revert else filename_for(result, fmt)
     try:
-        text = render(result, fmt, base_url=_base_url(request))
+        text = (render_revert if revert else render)(result, fmt, base_url=_base_url(request))
     except OutputRefused as refused:
         context = {"result": result, "fmt": fmt, "reason": str(refused)}
         return TemplateResponse(request, "advisor/refused.html", context, status=409)
-    disposition = content_disposition_header(True, filename_for(result, fmt))
+    disposition = content_disposition_header(True, filename)
     return HttpResponse(
         text, content_type=CONTENT_TYPES[fmt], headers={"Content-Disposition": disposition}
     )

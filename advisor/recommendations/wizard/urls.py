@@ -32,6 +32,12 @@ urlpatterns: list[URLPattern | URLResolver] = [
         result_views.result_download,
         name="result-download",
     ),
+    path(
+        "r/<result_id:recommendation_id>/download/<slug:fmt>/revert",
+        result_views.result_download,
+        {"revert": True},
+        name="result-download-revert",
+    ),
     path("r/<result_id:recommendation_id>/edit/", result_views.result_edit, name="result-edit"),
     path("r/<result_id:recommendation_id>/what-if/", result_views.whatif_save, name="whatif-save"),
     path("sources/", result_views.sources_page, name="sources"),

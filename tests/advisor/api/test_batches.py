@@ -184,6 +184,35 @@ def test_the_archive_has_one_mycnf_per_host_and_a_summary(create, get, token):
     assert "hardware: is required" in rows[3]["errors"]
 
 
+def test_the_archive_holds_the_export_the_format_asks_for(create, get, token):
+    body = fleet(2)
+    body["profiles"].append(
+        {
+            "name": "maria",
+            "profile": raw_profile(**{"server.flavor": "mariadb", "server.version": "11.4"}),
+        }
+    )
+    created = create(body).json()
+    response = get(path_of(created["archive_url"]) + "?format=k8s-percona", token=token)
+    assert response.status_code == 200
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    names = archive.namelist()
+    assert names == ["db0.example.com-percona.yaml", "db1.example.com-percona.yaml", "summary.csv"]
+    text = archive.read("db0.example.com-percona.yaml").decode()
+    assert "configuration: |" in text
+    rows = list(csv.DictReader(io.StringIO(archive.read("summary.csv").decode())))
+    assert "mycnf_file" not in rows[0]
+    assert rows[0]["k8s-percona_file"] == "db0.example.com-percona.yaml"
+    assert "runs Percona Server for MySQL" in rows[2]["output_refused"]  # a MariaDB host
+
+
+def test_an_unknown_archive_format_is_a_400_naming_the_field(create, get, token):
+    created = create(fleet(1)).json()
+    response = get(path_of(created["archive_url"]) + "?format=xlsx", token=token)
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == ["format"]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_broker_down_refuses_the_batch_whole_with_503_and_keeps_nothing(post_json, token):
     refused = OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")

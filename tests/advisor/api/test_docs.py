@@ -19,6 +19,7 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
         "/api/v1/batches/{batch_id}",
         "/api/v1/batches/{batch_id}/archive",
         "/api/v1/catalog",
+        "/api/v1/check",
         "/api/v1/measurements",
         "/api/v1/recommendations",
         "/api/v1/recommendations/{recommendation_id}",
@@ -26,6 +27,13 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
         "/api/v1/recommendations/{recommendation_id}/sql",
         "/api/v1/recommendations/{recommendation_id}/udev",
         "/api/v1/recommendations/{recommendation_id}/sysctl",
+        "/api/v1/recommendations/{recommendation_id}/ansible",
+        "/api/v1/recommendations/{recommendation_id}/ansible-tasks",
+        "/api/v1/recommendations/{recommendation_id}/k8s-percona",
+        "/api/v1/recommendations/{recommendation_id}/k8s-mysql-operator",
+        "/api/v1/recommendations/{recommendation_id}/k8s-mariadb-operator",
+        "/api/v1/recommendations/{recommendation_id}/rds-json",
+        "/api/v1/recommendations/{recommendation_id}/rds-terraform",
         "/api/v1/rules",
         "/api/v1/sources",
     }
@@ -34,6 +42,33 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
     assert body["required"] is True
     assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Profile"}
     assert "Profile" in schema["components"]["schemas"]
+    # JSON answers either the result or, with ?format=rds-json, the RDS requests
+    detail = schema["paths"]["/api/v1/recommendations/{recommendation_id}"]["get"]
+    json_answer = detail["responses"]["200"]["content"]["application/json"]["schema"]
+    assert json_answer["oneOf"][0] == {"$ref": "#/components/schemas/ResultOutput"}
+    assert json_answer["oneOf"][1]["required"][-1] == "ManagedByRds"
+    yaml_answer = detail["responses"]["200"]["content"]["application/yaml"]["schema"]
+    assert yaml_answer == {"type": "string"}
+    assert schema["info"]["version"] == "2.3"
+
+
+def test_the_schema_documents_revert_on_every_export_and_the_check(client):
+    schema = client.get("/api/v1/schema", HTTP_ACCEPT="application/json").json()
+    exports = [p for p in schema["paths"] if p.startswith("/api/v1/recommendations")]
+    for path in exports:
+        for operation in schema["paths"][path].values():
+            names = {p["name"] for p in operation.get("parameters", [])}
+            assert "revert" in names, path
+    check = schema["paths"]["/api/v1/check"]["post"]
+    assert check["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Profile"
+    }
+    ok = check["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    output = schema["components"]["schemas"][ok.rsplit("/", 1)[1]]
+    assert {"passed", "unsafe", "changes"} <= set(output["required"])
+    setting = schema["components"]["schemas"]["SettingOutput"]["properties"]
+    assert "apply_note" in setting
+    assert "at the next restart" in setting["dynamic"]["description"]
 
 
 def test_the_docs_page_loads_everything_from_this_host(client):

@@ -48,6 +48,10 @@ def test_a_store_flag_that_is_not_a_boolean_is_refused_naming_it(post_json):
         ("sql", "application/sql; charset=utf-8", ".sql"),
         ("udev", "text/plain; charset=utf-8", ".rules"),
         ("sysctl", "text/plain; charset=utf-8", ".conf"),
+        ("ansible", "application/yaml; charset=utf-8", ".yml"),
+        ("ansible-tasks", "application/yaml; charset=utf-8", "-tasks.yml"),
+        ("k8s-percona", "application/yaml; charset=utf-8", "-percona.yaml"),
+        ("k8s-mysql-operator", "application/yaml; charset=utf-8", "-innodbcluster.yaml"),
     ],
 )
 def test_format_returns_the_export_itself_with_a_filename(post_json, fmt, content_type, suffix):
@@ -59,6 +63,29 @@ def test_format_returns_the_export_itself_with_a_filename(post_json, fmt, conten
     profile = parse_profile(raw_profile())
     expected = render(recommendation_compute(profile=profile), fmt, base_url="http://testserver")
     assert response.content.decode() == expected
+
+
+@pytest.mark.parametrize("fmt", ["k8s-mariadb-operator", "rds-json", "rds-terraform"])
+def test_an_export_this_server_cannot_have_is_a_422_saying_why(post_json, get, fmt):
+    created = post_json(URL, raw_profile())  # MySQL 8.0: no MariaDB Operator, no RDS list yet
+    assert created.status_code == 201
+    why = "runs MariaDB" if fmt.startswith("k8s") else "describe-engine-default-parameters"
+    for response in (
+        post_json(f"{URL}?format={fmt}&store=false", raw_profile()),
+        get(f"{created['Location']}/{fmt}"),
+        get(f"{created['Location']}?format={fmt}"),
+    ):
+        assert response.status_code == 422
+        assert why in response.json()["message"]
+
+
+@pytest.mark.parametrize("fmt", ["ansible", "ansible-tasks", "k8s-percona", "k8s-mysql-operator"])
+def test_each_new_export_has_its_own_download_endpoint(post_json, get, fmt):
+    created = post_json(URL, raw_profile())
+    response = get(f"{created['Location']}/{fmt}")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/yaml; charset=utf-8"
+    assert response.content.decode() == get(f"{created['Location']}?format={fmt}").content.decode()
 
 
 @pytest.mark.parametrize(
@@ -79,7 +106,10 @@ def test_an_accept_header_we_cannot_meet_gets_json(post_json):
 def test_an_unknown_format_is_a_400_naming_the_format_field(post_json):
     response = post_json(f"{URL}?format=yaml", raw_profile())
     assert response.status_code == 400
-    message = "must be one of json, mycnf, sql, udev, sysctl"
+    message = (
+        "must be one of json, mycnf, sql, udev, sysctl, ansible, ansible-tasks, k8s-percona, "
+        "k8s-mysql-operator, k8s-mariadb-operator, rds-json, rds-terraform"
+    )
     assert response.json()["errors"] == {"format": [message]}
 
 

@@ -60,6 +60,20 @@ def test_an_upload_runs_the_batch_and_the_page_offers_the_archive(
     assert names == ["db0.cnf", "db1.cnf", "summary.csv"]
 
 
+def test_the_page_offers_the_archive_with_each_other_export(
+    client, token, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        location = upload(client, token, fleet_json())["Location"]
+    html = client.get(location).content.decode()
+    links = re.findall(r'href="(/batches/[^"]+/archive\?format=([a-z0-9-]+))"', html)
+    assert {fmt for _, fmt in links} >= {"ansible", "k8s-percona", "rds-terraform", "json"}
+    link = next(href for href, fmt in links if fmt == "ansible-tasks")
+    names = zipfile.ZipFile(io.BytesIO(b"".join(client.get(link).streaming_content))).namelist()
+    assert names == ["db0-tasks.yml", "db1-tasks.yml", "summary.csv"]
+    assert client.get(link.split("?")[0] + "?format=xlsx").status_code == 404
+
+
 def test_a_running_batch_polls_its_progress_partial(client, token):
     with mock.patch("advisor.fleet.tasks.batch_start.delay"):
         location = upload(client, token, fleet_json())["Location"]
@@ -110,3 +124,31 @@ def test_the_pages_hold_no_inline_script_or_style(client, token):
         assert not re.search(r"\son[a-z]+=", html)
         assert " style=" not in html
         assert "<style" not in html
+
+
+def test_the_archive_has_a_revert_my_cnf_for_each_host_that_gave_its_current_config(
+    client, token, django_capture_on_commit_callbacks
+):
+    with_current = {**raw_profile(), "current": {"variables": {"innodb_io_capacity": "300"}}}
+    body = json.dumps(
+        {
+            "profiles": [
+                {"name": "db0", "profile": with_current},
+                {"name": "db1", "profile": raw_profile()},
+            ]
+        }
+    ).encode()
+    with django_capture_on_commit_callbacks(execute=True):
+        response = upload(client, token, body)
+    link = re.search(
+        r'href="(/batches/[^"]+/archive)"', client.get(response["Location"]).content.decode()
+    ).group(1)
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(client.get(link).streaming_content)))
+    assert archive.namelist() == ["db0.cnf", "revert/db0.cnf", "db1.cnf", "summary.csv"]
+    twin = archive.read("revert/db0.cnf").decode()
+    assert "innodb_io_capacity = 300\n" in twin
+    assert "Revert of result" in twin
+    summary = archive.read("summary.csv").decode().splitlines()
+    assert summary[0].endswith(",revert_file")
+    assert summary[1].endswith(",revert/db0.cnf")
+    assert summary[2].endswith(",")

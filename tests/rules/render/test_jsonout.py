@@ -191,11 +191,31 @@ def test_render_json_is_indented_utf8_with_a_final_newline() -> None:
 
 
 def test_every_format_has_a_renderer_a_content_type_and_a_file_name() -> None:
-    assert FORMATS == ("json", "mycnf", "sql", "udev", "sysctl")
+    # The names are a contract with provisioning tools: they only ever grow.
+    assert FORMATS == (
+        "json",
+        "mycnf",
+        "sql",
+        "udev",
+        "sysctl",
+        "ansible",
+        "ansible-tasks",
+        "k8s-percona",
+        "k8s-mysql-operator",
+        "k8s-mariadb-operator",
+        "rds-json",
+        "rds-terraform",
+    )
     assert set(CONTENT_TYPES) == set(FILENAMES) == set(FORMATS)
     result = mysql80_result()
+    refused = set()
     for fmt in FORMATS:
-        assert render(result, fmt).endswith("\n")
+        try:
+            assert render(result, fmt).endswith("\n")
+        except OutputRefused:
+            refused.add(fmt)
+    # MySQL 8.0: not for the MariaDB Operator; no RDS list of modifiable parameters is vendored
+    assert refused == {"k8s-mariadb-operator", "rds-json", "rds-terraform"}
     assert filename_for(result, "mycnf") == "innodb-io-advisor-7f3c0a1b2c3d4e5f.cnf"
     assert filename_for(result, "sql") == "innodb-io-advisor-7f3c0a1b2c3d4e5f.sql"
     assert filename_for(result, "json") == "innodb-io-advisor-7f3c0a1b2c3d4e5f.json"

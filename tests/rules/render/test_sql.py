@@ -4,7 +4,7 @@ import pytest
 
 from rules.engine import recommend
 from rules.errors import OutputRefused
-from rules.render.sql import render_sql, uses_set_persist
+from rules.render.sql import NOW_TITLE, RESTART_TITLE, render_sql, uses_set_persist
 from rules.result import Result
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
@@ -48,16 +48,25 @@ def test_set_persist_is_used_only_on_mysql_and_percona_8_and_later(
     assert verbs == ({"SET PERSIST", "SET PERSIST_ONLY"} if persist else {"SET GLOBAL"})
 
 
-def test_on_mysql_8_dynamic_settings_persist_and_static_ones_persist_only() -> None:
-    text = render_sql(mysql80_result())
-    assert "SET PERSIST innodb_io_capacity = 1600;\n" in text
-    assert "SET PERSIST_ONLY innodb_read_io_threads = 8;\n" in text
-    assert "SET PERSIST_ONLY innodb_flush_method = 'O_DIRECT';\n" in text
-    tail = text.split("-- needs a restart; SET PERSIST_ONLY above stored these")[1]
-    assert tail.splitlines()[1:] == [
-        "-- innodb_read_io_threads = 8",
-        "-- innodb_flush_method = O_DIRECT",
+def _parts(text: str) -> tuple[str, str]:
+    """(part 1, part 2) of an SQL export: what runs now and what waits for a restart."""
+    lines = text.splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.startswith(NOW_TITLE))
+    second = next(i for i, line in enumerate(lines) if line.startswith(RESTART_TITLE))
+    assert 0 < first < second
+    return "".join(lines[first + 1 : second]), "".join(lines[second + 1 :])
+
+
+def test_on_mysql_8_dynamic_settings_persist_now_and_static_ones_persist_only_for_the_restart() -> (
+    None
+):
+    now, restart = _parts(render_sql(mysql80_result()))
+    assert "SET PERSIST innodb_io_capacity = 1600;\n" in now
+    assert _statements(restart) == [
+        "SET PERSIST_ONLY innodb_read_io_threads = 8;",
+        "SET PERSIST_ONLY innodb_flush_method = 'O_DIRECT';",
     ]
+    assert "PERSIST_ONLY" not in now
 
 
 def test_numbers_are_bare_and_words_are_quoted() -> None:
@@ -70,25 +79,33 @@ def test_numbers_are_bare_and_words_are_quoted() -> None:
 
 def test_on_mysql_57_static_settings_are_listed_for_my_cnf() -> None:
     text = render_sql(mysql57_result())
-    statements = _statements(text)
-    assert "SET GLOBAL innodb_io_capacity = 1600;" in statements
-    assert not any("innodb_read_io_threads" in line for line in statements)
-    assert not any("innodb_flush_method" in line for line in statements)
-    assert text.endswith(
-        "\n-- needs a restart; put these in my.cnf:\n"
+    now, restart = _parts(text)
+    assert "SET GLOBAL innodb_io_capacity = 1600;" in _statements(now)
+    assert _statements(restart) == []
+    assert restart.endswith(
+        "\n-- put these in the [mysqld] section of my.cnf, then restart:\n"
         "-- innodb_read_io_threads = 8\n"
         "-- innodb_flush_method = O_DIRECT\n"
     )
     assert "SET GLOBAL applies a value now but is lost at the next restart" in text
 
 
-def test_on_mariadb_it_uses_set_global() -> None:
-    text = render_sql(mariadb_result())
-    assert _statements(text) == [
-        "SET GLOBAL innodb_io_capacity = 1600;",
+def test_on_mariadb_it_uses_set_global_now_and_my_cnf_lines_for_the_restart() -> None:
+    now, restart = _parts(render_sql(mariadb_result()))
+    assert _statements(now) == [
         "SET GLOBAL innodb_io_capacity_max = 3200;",
+        "SET GLOBAL innodb_io_capacity = 1600;",
     ]
-    assert text.endswith("-- innodb_read_io_threads = 8\n")
+    assert _statements(restart) == []
+    assert restart.endswith("-- innodb_read_io_threads = 8\n")
+
+
+def test_each_group_says_when_it_is_empty() -> None:
+    result = mysql80_result()
+    dynamic = tuple(s for s in result.settings if s.dynamic)
+    now, restart = _parts(render_sql(dataclasses.replace(result, settings=dynamic)))
+    assert "-- Nothing waits for a restart." in restart
+    assert "Nothing here can be changed" not in now
 
 
 def test_each_statement_follows_its_reason() -> None:
@@ -119,9 +136,9 @@ def test_other_scopes_are_left_out() -> None:
 def test_nothing_online_is_said_when_every_setting_is_static() -> None:
     result = mariadb_result()
     static = tuple(s for s in result.settings if not s.dynamic)
-    text = render_sql(dataclasses.replace(result, settings=static))
-    assert _statements(text) == []
-    assert "-- Nothing here can be changed on a running server." in text
+    now, _restart = _parts(render_sql(dataclasses.replace(result, settings=static)))
+    assert _statements(now) == []
+    assert "-- Nothing here can be changed on a running server." in now
 
 
 def test_quotes_in_a_word_are_doubled_and_newlines_cannot_escape_a_comment() -> None:
@@ -150,5 +167,6 @@ def test_doublewrite_is_never_persisted_only_put_in_my_cnf() -> None:
     text = render_sql(recommend(parse_profile(raw)))
     assert "PERSIST innodb_doublewrite" not in text
     assert "PERSIST_ONLY innodb_doublewrite" not in text
-    assert "-- cannot be persisted; needs a restart; put these in my.cnf:\n" in text
+    _now, restart = _parts(text)
+    assert "-- cannot be persisted; put these in the [mysqld] section of my.cnf" in restart
     assert "\n-- innodb_doublewrite = ON" in text

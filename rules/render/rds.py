@@ -1,0 +1,246 @@
+"""Amazon RDS: a DB parameter group as JSON for `aws rds modify-db-parameter-group` and as a
+Terraform `aws_db_parameter_group` block.
+
+Only the parameters the family's parameter group lets a user change are set; every other
+recommendation is listed with the note that RDS manages it. The buffer pool is written as RDS's
+formula of the instance class memory (`{DBInstanceClassMemory*3/4}`: RDS User Guide, "Specifying
+DB parameters", "DB parameter formulas",
+https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_ParamValuesRef.html). What may be
+changed, and whether it applies at once or at the next reboot, comes from the family's
+`aws rds describe-engine-default-parameters` output, vendored as it is in
+rules/data/vendor/rds/<family>.json (see the README there). A family without that file is
+refused rather than guessed.
+"""
+
+import functools
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from rules.errors import OutputRefused
+from rules.render.deploy import deploy_header, deploy_settings, server_flavor
+from rules.render.memory_share import BUFFER_POOL, memory_share
+from rules.render.mycnf import comment, one_line, server_value, variable_name
+from rules.result import Result, Setting
+from rules.version import parse_version
+
+# ModifyDBParameterGroup takes at most 20 parameters per request (RDS API Reference,
+# ModifyDBParameterGroup, "Parameters": "A maximum of 20 parameters can be modified in a single
+# request"); https://docs.aws.amazon.com/AmazonRDS/latest/APIReference/API_ModifyDBParameterGroup.html
+MAX_PARAMETERS_PER_REQUEST = 20
+HOST_NOTE = (
+    "RDS manages the host: the IO scheduler, read-ahead, sysctl, transparent huge pages, NUMA "
+    "and mount options of this result's operating-system advice do not apply."
+)
+_GROUP_NAME = re.compile(r"^[a-z](?:-?[a-z0-9])*$")
+
+
+@dataclass(frozen=True, slots=True)
+class RdsParameter:
+    name: str
+    modifiable: bool
+    apply_type: str  # "dynamic" | "static"
+    data_type: str
+    allowed_values: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    setting: Setting
+    value: str
+    apply_method: str  # "immediate" | "pending-reboot"
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterGroup:
+    family: str
+    name: str
+    entries: tuple[Entry, ...]
+    managed: tuple[tuple[Setting, str], ...]  # (setting, why RDS does not take it)
+    header: tuple[str, ...]
+
+
+def rds_family(inputs: Mapping[str, object]) -> str:
+    """The parameter group family RDS runs the profile's server as (Percona runs as MySQL)."""
+    flavor, text = server_flavor(inputs)
+    version = parse_version(text)
+    if version is None or flavor not in ("mysql", "percona", "mariadb"):
+        raise OutputRefused(f"RDS has no parameter group family for {flavor} {text}".rstrip())
+    engine = "mariadb" if flavor == "mariadb" else "mysql"
+    return f"{engine}{version.major}.{version.minor}"
+
+
+def parse_engine_defaults(document: Mapping[str, Any]) -> dict[str, RdsParameter]:
+    """The parameters of one `describe-engine-default-parameters` output, by name."""
+    rows = document["EngineDefaults"]["Parameters"]
+    return {
+        row["ParameterName"]: RdsParameter(
+            name=row["ParameterName"],
+            modifiable=bool(row.get("IsModifiable", False)),
+            apply_type=str(row.get("ApplyType", "static")),
+            data_type=str(row.get("DataType", "")),
+            allowed_values=str(row.get("AllowedValues", "")),
+        )
+        for row in rows
+    }
+
+
+@functools.cache
+def vendored_parameters(family: str) -> dict[str, RdsParameter] | None:
+    """The vendored parameter list of `family`, or None when none is vendored."""
+    if not re.fullmatch(r"(mysql|mariadb)\d+\.\d+", family):
+        return None
+    path = resources.files("rules").joinpath("data", "vendor", "rds", f"{family}.json")
+    if not path.is_file():
+        return None
+    return parse_engine_defaults(json.loads(path.read_text(encoding="utf-8")))
+
+
+def parameter_group(
+    result: Result,
+    *,
+    base_url: str = "",
+    parameters: Mapping[str, RdsParameter] | None = None,
+    what: str,
+    use: Sequence[str],
+) -> ParameterGroup:
+    """The parameter group for `result`: what is set, what RDS manages, and the header."""
+    settings = deploy_settings(result)
+    family = rds_family(result.inputs)
+    known = parameters if parameters is not None else vendored_parameters(family)
+    if known is None:
+        raise OutputRefused(
+            f"no list of the parameters RDS lets a user change is vendored for the {family} "
+            f"family yet (rules/data/vendor/rds/{family}.json: the output of aws rds "
+            f"describe-engine-default-parameters --db-parameter-group-family {family})"
+        )
+    entries: list[Entry] = []
+    managed: list[tuple[Setting, str]] = []
+    for setting in settings:
+        parameter = known.get(setting.name)
+        if parameter is None:
+            managed.append((setting, f"not in the {family} parameter group"))
+        elif not parameter.modifiable:
+            managed.append((setting, f"RDS sets it; not modifiable in {family}"))
+        else:
+            entries.append(_entry(result, setting, parameter))
+    group_name = f"innodb-io-advisor-{result.id[:12].lower()}"
+    if _GROUP_NAME.match(group_name) is None:
+        group_name = "innodb-io-advisor"
+    flavor, _ = server_flavor(result.inputs)
+    notes = [HOST_NOTE]
+    if flavor == "percona":
+        notes.append("RDS runs MySQL Community Server, not Percona Server: checked as MySQL.")
+    if any(e.setting.name == BUFFER_POOL and e.value.startswith("{") for e in entries):
+        notes.append(
+            f"{BUFFER_POOL} is a formula of DBInstanceClassMemory (the instance class memory "
+            "less what RDS keeps for itself), the share of the profile's RAM recommended."
+        )
+    header = deploy_header(result, what, [*use, *notes], base_url=base_url)
+    return ParameterGroup(family, group_name, tuple(entries), tuple(managed), tuple(header))
+
+
+def _entry(result: Result, setting: Setting, parameter: RdsParameter) -> Entry:
+    method = "immediate" if parameter.apply_type == "dynamic" else "pending-reboot"
+    share = memory_share(result) if setting.name == BUFFER_POOL else None
+    if share is not None:
+        value = f"{{DBInstanceClassMemory*{share[0]}/{share[1]}}}"
+    else:
+        value = server_value(setting)
+        if parameter.allowed_values == "0,1" and value in ("ON", "OFF"):
+            value = "1" if value == "ON" else "0"
+    return Entry(setting, value, method)
+
+
+def render_rds_json(
+    result: Result, *, base_url: str = "", parameters: Mapping[str, RdsParameter] | None = None
+) -> str:
+    """`ModifyDBParameterGroup` requests (at most 20 parameters each) with the header and the
+    settings RDS manages beside them; raises OutputRefused without a vendored list."""
+    use = [
+        "Apply: aws rds create-db-parameter-group --db-parameter-group-name NAME",
+        "--db-parameter-group-family FAMILY --description TEXT, then for each request:",
+        "jq -c '.ModifyDBParameterGroup[0]' this.json | aws rds modify-db-parameter-group "
+        "--cli-input-json file:///dev/stdin",
+    ]
+    group = parameter_group(
+        result, base_url=base_url, parameters=parameters, what="RDS parameter group", use=use
+    )
+    chunks = [
+        group.entries[i : i + MAX_PARAMETERS_PER_REQUEST]
+        for i in range(0, len(group.entries), MAX_PARAMETERS_PER_REQUEST)
+    ]
+    document: dict[str, Any] = {
+        "Comment": [one_line(line) for line in group.header],
+        "DBParameterGroupFamily": group.family,
+        "ModifyDBParameterGroup": [
+            {
+                "DBParameterGroupName": group.name,
+                "Parameters": [
+                    {
+                        "ParameterName": variable_name(e.setting),
+                        "ParameterValue": e.value,
+                        "ApplyMethod": e.apply_method,
+                    }
+                    for e in chunk
+                ],
+            }
+            for chunk in chunks
+        ],
+        "ManagedByRds": [
+            {
+                "ParameterName": variable_name(setting),
+                "Recommended": server_value(setting),
+                "Note": why,
+            }
+            for setting, why in group.managed
+        ],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def render_rds_terraform(
+    result: Result, *, base_url: str = "", parameters: Mapping[str, RdsParameter] | None = None
+) -> str:
+    """An `aws_db_parameter_group` resource; raises OutputRefused without a vendored list."""
+    use = [
+        "Use: put this resource in a Terraform configuration with the AWS provider and point",
+        "the instance's parameter_group_name at it:",
+        "parameter_group_name = aws_db_parameter_group.innodb_io_advisor.name",
+    ]
+    what = "Terraform RDS parameter group"
+    group = parameter_group(result, base_url=base_url, parameters=parameters, what=what, use=use)
+    lines = [comment("#", line) for line in group.header]
+    lines += [
+        "",
+        'resource "aws_db_parameter_group" "innodb_io_advisor" {',
+        f"  name        = {_hcl(group.name)}",
+        f"  family      = {_hcl(group.family)}",
+        f"  description = {_hcl('InnoDB IO Advisor ' + result.id)}",
+    ]
+    for entry in group.entries:
+        lines += [
+            "",
+            "  " + comment("#", entry.setting.reason),
+            "  parameter {",
+            f"    name         = {_hcl(variable_name(entry.setting))}",
+            f"    value        = {_hcl(entry.value)}",
+            f"    apply_method = {_hcl(entry.apply_method)}",
+            "  }",
+        ]
+    lines.append("}")
+    if group.managed:
+        lines += ["", "# Managed by RDS, so not set here:"]
+        lines += [
+            comment("#", f"{variable_name(s)} = {server_value(s)}: {why}")
+            for s, why in group.managed
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _hcl(text: str) -> str:
+    """A quoted HCL string: JSON escaping, and template sequences (${, %{) doubled."""
+    return json.dumps(text, ensure_ascii=False).replace("${", "$${").replace("%{", "%%{")
