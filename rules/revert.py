@@ -14,8 +14,8 @@ from rules.catalog import ServerCatalog, as_number
 from rules.current import parse_number
 from rules.currentvalues import change_between
 from rules.errors import NothingToRevert
-from rules.render.mycnf import config_value
 from rules.result import Result, Setting
+from rules.units import bytes_for_config
 
 NO_CURRENT = (
     "this result was computed without the current configuration, so there is nothing to "
@@ -77,7 +77,7 @@ def _back(setting: Setting, catalog: ServerCatalog) -> Setting | None:
         value = _BOOL_WORDS.get(value.upper(), value)
     if value is None or not catalog.accepts(setting.name, value):
         return None
-    recommended = config_value(setting)
+    recommended = _spelled(setting)
     if setting.current_is_default:
         reason = f"not set before: back to this version's default (the advisor set {recommended})"
     else:
@@ -112,3 +112,13 @@ def _typed(text: str, kind: str) -> int | float | str | None:
     if isinstance(number, float) and number.is_integer() and kind == "bytes":
         return int(number)
     return number
+
+
+def _spelled(setting: Setting) -> str:
+    """The recommended value for a one-line reason: sizes as my.cnf writes them (6G)."""
+    value = setting.value
+    if setting.kind == "bytes" and isinstance(value, int) and not isinstance(value, bool):
+        return bytes_for_config(value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)

@@ -17,6 +17,8 @@ from advisor.recommendations.services import recommendation_check
 from rules.check import NEEDS_CURRENT, CheckReport, report_to_dict
 from rules.errors import ProfileError
 from rules.render.mycnf import config_value
+from rules.result import Setting
+from rules.units import bytes_for_config
 from rules.validation import parse_profile
 
 UNSAFE = 1
@@ -96,7 +98,15 @@ def _text(report: CheckReport) -> str:
     )
     for s in changes:
         when = "now" if s.dynamic else "at the next restart"
-        lines.append(f"  {s.name}: {s.current} -> {config_value(s)} ({when}): {s.reason}")
+        lines.append(f"  {s.name}: {current_text(s)} -> {config_value(s)} ({when}): {s.reason}")
     said = {unsafe.why for unsafe in report.unsafe}
     lines += [f"  warning: {w}" for w in report.result.warnings if w not in said]
     return "\n".join(lines) + "\n"
+
+
+def current_text(setting: Setting) -> str:
+    """Today's value, sizes as my.cnf writes them (104857600 reads as 100M)."""
+    current = setting.current or ""
+    if setting.kind == "bytes" and current.isdigit() and len(current) < 25:
+        return bytes_for_config(int(current))
+    return current
