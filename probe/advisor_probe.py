@@ -361,15 +361,14 @@ def probe_memory_and_cpu(host: Host, found: Findings) -> None:
     if total is None:
         found.miss("RAM: /proc/meminfo unreadable; enter hardware.ram_gb")
     else:
-        limit, where = _memory_limit(host)
-        ram = total
         origin = f"/proc/meminfo MemTotal {total / GIB:.2f} GiB"
-        if limit is not None and limit < total:
-            ram = limit
-            origin = f"{where} ({limit / GIB:.2f} GiB, below the host's {total / GIB:.2f} GiB)"
-            found.set(V.MEMORY_LIMIT_GB, _gb(limit), V.DETECTED, where)
-        found.set(V.RAM_GB, min(V.MAX_RAM_GB, max(0.5, _gb(ram))), V.DETECTED, origin)
+        found.set(V.RAM_GB, min(V.MAX_RAM_GB, max(0.5, _gb(total))), V.DETECTED, origin)
         found.note(f"memory: {origin}")
+        limit, where = _memory_limit(host)
+        if limit is not None and limit < total:  # the server may use only this much
+            limited = min(V.MAX_RAM_GB, max(0.5, _gb(limit)))
+            found.set(V.MEMORY_LIMIT_GB, limited, V.DETECTED, f"{where}: {limit} bytes")
+            found.note(f"memory limit: {limit / GIB:.2f} GiB ({where})")
     cores, origin = None, ""
     online = host.read("/sys/devices/system/cpu/online")
     try:
@@ -700,7 +699,7 @@ def parse_ssacli(text: str) -> dict:
         return {}
     levels = {"0": "raid0", "1": "raid1", "1+0": "raid10", "5": "raid5", "6": "raid6"}
     level = levels.get(tolerance.group(1), "raid" + tolerance.group(1).replace("+", ""))
-    drives = re.split(r"^\s*physicaldrive\s+\S+", text, flags=re.MULTILINE)[1:]
+    drives = re.split(r"^\s*physicaldrive\s+\S+\s*$", text, flags=re.MULTILINE)[1:]
     interfaces = sorted({m for d in drives for m in re.findall(r"Interface Type:\s*(.+)", d)})
     speeds = sorted({m for d in drives for m in re.findall(r"Rotational Speed:\s*(\d+)", d)})
     status = re.search(r"Cache Status:\s*(.+)", text)
@@ -843,6 +842,10 @@ def probe_storage(host: Host, found: Findings, datadir: str, args: argparse.Name
     _record_os(host, found, chain, leaves)
     where = describe_chain(chain)
     cloud = _cloud_of(leaves)
+    if cloud is None and args.volume_type:  # the user says it is a network volume (e.g. a SAN)
+        cloud = ("given", "network volume", leaves[0].get("model") or leaves[0]["name"])
+    elif cloud is None and (args.provisioned_iops or args.provisioned_mbps):
+        found.miss("--provisioned-iops/--provisioned-mbps ignored: not a known network volume")
     controller_type = controller_kind(leaves[0]) if len(leaves) == 1 else None
     if cloud is not None:
         _record_cloud(found, cloud, leaves, chain, host, args)
@@ -948,6 +951,10 @@ def _record_plain(
             "RAID level: LVM/device-mapper spans several devices; striped (raid0) or linear is "
             "not in sysfs (see `dmsetup table`)"
         )
+    elif controller:  # the controller hides its disks: one logical drive is all sysfs shows
+        hidden = f"{where}: a {controller} logical drive; its disks are behind the controller"
+        found.set(V.DEVICE_COUNT, 1, V.ASSUMED, hidden)
+        found.set(V.RAID_LEVEL, "none", V.ASSUMED, hidden)
     else:
         found.set(V.DEVICE_COUNT, 1, V.DETECTED, where)
         found.set(V.RAID_LEVEL, "none", V.DETECTED, f"{where}: one device, no md RAID")
@@ -1087,6 +1094,8 @@ class ClientError(Exception):
 
 def client_command(args: argparse.Namespace) -> list:
     client = args.client or which(("mariadb", "mysql"))
+    if args.client and not (os.path.isfile(client) and os.access(client, os.X_OK)):
+        raise ClientError(f"--client {client}: not an executable file")
     if client is None:
         raise ClientError(
             "no mysql or mariadb client found (install mariadb-client or mysql-client, or give "
