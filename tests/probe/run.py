@@ -15,7 +15,7 @@ from typing import Any
 PROBE = Path(__file__).resolve().parents[2] / "probe" / "advisor_probe.py"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SYSTEM_PYTHON = "/usr/bin/python3"  # Debian's python3, what a database host has
-NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+NOBODY = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
 
 
 @dataclass(frozen=True)
@@ -40,11 +40,15 @@ def run_probe(
     path: str | None = None,
     prefix: list[str] | None = None,
     timeout: float = 120,
+    probe_path: Path | None = PROBE,
 ) -> ProbeRun:
+    """Run the probe (`probe_path`; None when `args` start with a copy of it) under `python`,
+    with PATH set to `path` when given and the command prefixed by `prefix` (e.g. setpriv)."""
     env = dict(os.environ)
     if path is not None:
         env["PATH"] = path
-    command = [*(prefix or []), python, str(PROBE), *args]
+    script = [str(probe_path)] if probe_path is not None else []
+    command = [*(prefix or []), python, *script, *args]
     started = time.monotonic()
     proc = subprocess.run(
         command,
