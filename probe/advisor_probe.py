@@ -730,27 +730,47 @@ def parse_ssacli(text: str) -> dict:
 
 
 def parse_arcconf(text: str) -> dict:
-    """`arcconf GETCONFIG 1 AL` (Microchip ARCCONF Command Line Utility User's Guide, GETCONFIG)."""
-    level = re.search(r"RAID level\s*:\s*(\S+)", text)
+    """`arcconf GETCONFIG 1 AL`: the first logical device's RAID level, segments and write
+    cache, and the battery or flash backup (ZMM) state (Adaptec RAID Controller Command Line
+    Utility User's Guide, GETCONFIG; Microchip ARCCONF Command Line Utility User's Guide)."""
+    level = re.search(r"^\s*RAID level\s*:\s*(\S+)", text, re.MULTILINE | re.IGNORECASE)
     if level is None:
         return {}
-    mode = re.search(r"Write-cache mode\s*:\s*(.+)", text)
-    backup = re.search(r"(?:Overall Backup Unit|Battery) Status\s*:\s*(.+)", text)
-    members = re.findall(r"^\s*Segment \d+\s*:", text, re.MULTILINE)
-    mode_text = mode.group(1).strip() if mode else ""
+    device = text[level.start() :]
+    device = device.split("Logical device number", 1)[0]
+    members = re.findall(r"^\s*(?:Group \d+, )?Segment \d+\s*:\s*Present", device, re.MULTILINE)
+    mode = re.search(r"Write-cache mode\s*:\s*(.+)", device)
+    setting = re.search(r"Write-cache setting\s*:\s*(\w+)", device)
+    status = re.search(r"Write-cache status\s*:\s*(\w+)", device)
+    if mode is not None:
+        write_back, policy = "write-back" in mode.group(1).lower(), mode.group(1).strip()
+    else:
+        on = bool(status and status.group(1).lower() == "on")
+        write_back = bool(setting and setting.group(1).lower() == "enabled" and on)
+        policy = "write cache {}, {}".format(
+            setting.group(1) if setting else "?", status.group(1) if status else "?"
+        )
+    backup = re.search(
+        r"(?:Overall Backup Unit Status|ZMM Information\s*-+\s*Status|Battery Information\s*-+"
+        r"\s*Status)\s*:\s*(.+)",
+        text,
+    )
+    state = backup.group(1).replace("ZMM", "").strip() if backup else ""
+    drives = re.findall(r"Transfer Speed\s*:\s*(\w+)", text)
+    solid = "Solid State" in text or re.search(r"Device is a Solid State", text) is not None
     return {
         "tool": "arcconf",
         "level": "raid" + level.group(1).replace("Simple_volume", "0"),
         "members": len(members),
-        "interfaces": [],
-        "media": [],
-        "write_back": "write-back" in mode_text.lower(),
+        "interfaces": sorted(set(drives)),
+        "media": ["SSD"] if solid else (["HDD"] if "Device is a Hard drive" in text else []),
+        "write_back": write_back,
         "always_write_back": False,
-        "cache_text": mode_text,
-        "battery_state": backup.group(1).strip() if backup else "",
+        "cache_text": policy,
+        "battery_state": state,
         "learning": False,
         "battery_present": backup is not None,
-        "vd_count": 1,
+        "vd_count": len(re.findall(r"^Logical device number", text, re.MULTILINE)) or 1,
     }
 
 
@@ -1018,7 +1038,8 @@ def controller_cache(info: dict) -> tuple:
     WriteBack"): Dell OpenManage Server Administrator User's Guide, "Battery Properties and
     Tasks" (https://dl.dell.com/topicspdf/dell-opnmang-srvr-admin-v8.3_users-guide_en-us.pdf)."""
     state = info["battery_state"] or "no battery"
-    healthy = state.strip().lower() in ("optimal", "ok", "learning", "charging") or info["learning"]
+    healthy = state.strip().lower() in ("optimal", "ok", "ready", "learning", "charging")
+    healthy = healthy or info["learning"]
     text = f"cache policy {info['cache_text'] or '?'}, battery {state}"
     if info["learning"]:
         text += ", learn cycle active"
@@ -1098,8 +1119,8 @@ def client_command(args: argparse.Namespace) -> list:
         raise ClientError(f"--client {client}: not an executable file")
     if client is None:
         raise ClientError(
-            "no mysql or mariadb client found (install mariadb-client or mysql-client, or give "
-            "--client PATH, or --variables-file with saved SHOW GLOBAL VARIABLES output)"
+            "no mysql or mariadb client found (install one, or give --client PATH, or "
+            "--variables-file with saved SHOW GLOBAL VARIABLES output)"
         )
     command = [client]
     if args.defaults_file:  # must come first on the client's command line

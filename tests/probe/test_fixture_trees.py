@@ -1,6 +1,7 @@
 """The probe on fixture trees of hosts this machine is not: md RAID10, LVM over md, MegaRAID
-with a battery (write-back and learn cycle), HP Smart Array, an EBS NVMe volume and a cgroup v2
-container. Expected values are the machines' own, as each fixture's README describes them."""
+with a battery (write-back and learn cycle, through StorCLI; and through MegaCLI), HP Smart
+Array, Adaptec, an EBS NVMe volume and a cgroup v2 container. Expected values are the
+machines' own, as each fixture's README describes them."""
 
 from typing import Any
 
@@ -36,6 +37,19 @@ CASES: list[tuple[str, dict[str, Any]]] = [
             "rpm": 15000,
             "raid_level": "raid10",
             "device_count": 4,
+            "controller_cache": "write_back_bbu",
+        },
+    ),
+    (
+        "megacli-raid10",
+        {"raid_level": "raid10", "device_count": 8, "controller_cache": "write_back_bbu"},
+    ),
+    (
+        "arcconf-raid10",
+        {
+            "media": "hdd",
+            "raid_level": "raid10",
+            "device_count": 6,
             "controller_cache": "write_back_bbu",
         },
     ),
