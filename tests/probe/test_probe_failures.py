@@ -143,3 +143,29 @@ def test_a_partial_profile_is_not_posted() -> None:
     assert run.code == 3
     assert "not posted: missing server.flavor" in run.stderr
     assert run.profile["provenance"]
+
+
+@pytest.mark.mariadb
+def test_a_saved_variables_file_gives_the_server_without_a_client(
+    mariadb: RunningServer, tmp_path: Path
+) -> None:
+    saved = tmp_path / "variables.txt"
+    saved.write_text(mariadb.query("SHOW GLOBAL VARIABLES"), encoding="utf-8")
+    run = run_probe("--variables-file", str(saved), "--datadir", str(tmp_path), path=NO_TOOLS)
+    run.no_traceback()
+    profile = run.profile
+    version = mariadb.query("SELECT VERSION()").strip()
+    assert profile["server"]["flavor"] == "mariadb"
+    assert version.startswith(profile["server"]["version"] + "-")
+    assert run.code == 3  # the data size needs the server itself
+    assert any(line.startswith("data size") for line in profile["undetected"])
+
+
+def test_a_variables_file_of_garbage_is_refused_by_name(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(bytes(range(256)) * 4000)
+    run = run_probe("--variables-file", str(garbage), path=NO_TOOLS)
+    run.no_traceback()
+    assert run.code == 3
+    assert "--variables-file garbage.bin: no variables in the output" in run.stderr
+    assert "server" not in run.profile
