@@ -105,6 +105,9 @@ class V:
     MAX_UNDETECTED = 100
     MAX_UNDETECTED_CHARS = 200
     MIN_DATA_SIZE_GB = 0.001
+    MAX_DATA_SIZE_GB = 1_048_576
+    KERNEL_RELEASE = r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$"  # rules/profile.py
+    CURRENT_EMPTY_FORM = "variables"  # `current` needs one form; an empty one carries `os` alone
     MAX_CONCURRENCY = 100_000
     MAX_CPU_CORES = 1024
     MAX_RAM_GB = 16384
@@ -215,6 +218,9 @@ class Findings:
 
     def document(self) -> dict:
         out = dict(self.profile)
+        current = out.get("current")
+        if isinstance(current, dict) and set(current) == {"os"}:  # no server read: os alone
+            out["current"] = {V.CURRENT_EMPTY_FORM: {}, **current}
         out[V.PROVENANCE] = {k: v for k, v in self.provenance.items() if self.get(k) is not None}
         out[V.UNDETECTED] = list(self.undetected)
         out[V.PROBE] = {"version": PROBE_VERSION}
@@ -1105,7 +1111,7 @@ def probe_kernel(host: Host, found: Findings) -> None:
     origin = "/proc/sys/kernel/osrelease"
     if release is None and host.real:
         release, origin = os.uname().release, "uname -r"
-    if release and re.match(r"^\d{1,2}\.\d{1,3}", release) and len(release) <= 64:
+    if release and re.match(V.KERNEL_RELEASE, release) and len(release) <= 64:
         found.set(V.KERNEL, release, V.DETECTED, origin)
     else:
         found.miss("kernel release: /proc/sys/kernel/osrelease unreadable")
@@ -1265,7 +1271,7 @@ def _record_data_size(found: Findings, command: list) -> None:
     except (ClientError, ValueError, IndexError) as problem:
         found.miss(f"data size: information_schema not read ({clip(problem, 120)})")
         return
-    gb = max(V.MIN_DATA_SIZE_GB, round(size / GIB, 3))
+    gb = min(V.MAX_DATA_SIZE_GB, max(V.MIN_DATA_SIZE_GB, round(size / GIB, 3)))
     found.set(
         V.DATA_SIZE_GB,
         gb,
@@ -1595,7 +1601,9 @@ def entry() -> int:
     except KeyboardInterrupt:
         print("advisor-probe: interrupted", file=sys.stderr)
         return 128 + signal.SIGINT
-    except BrokenPipeError:
+    except BrokenPipeError:  # e.g. `advisor-probe | head`: stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return EXIT_ERROR
     except Exception as problem:  # the last guard: a message, never a traceback
         print(
