@@ -277,8 +277,10 @@ SPECTACULAR_SETTINGS = {
         '`{"message": ..., "errors": {"field.path": ["..."]}}`.'
     ),
     # 2: results cite each source once (rules.render.jsonout.RESULT_FORMAT); 2.1 only adds: an os
-    # item's reason, the /sysctl download and the optional hardware.numa_nodes.
-    "VERSION": "2.1",
+    # item's reason, the /sysctl download and the optional hardware.numa_nodes; 2.2 only adds the
+    # network_ssd media with its volume fields, hardware.memory_limit_gb and a probe's
+    # provenance, undetected and probe keys.
+    "VERSION": "2.2",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,

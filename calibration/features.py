@@ -22,6 +22,7 @@ from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability
 from rules.units import GIB, MIB
 from rules.version import ServerVersion
+from rules.volumes import NETWORK_READ_LATENCY_S
 
 KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
 FloatArray = npt.NDArray[np.float64]
@@ -426,7 +427,9 @@ def _situation(
 ) -> Situation:
     capability = array_capability(storage)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
-    if storage.measured_iops is None:  # approved fio submissions correct the device model
+    # Approved fio submissions correct the device model; a network volume's rate is what was
+    # provisioned, not a model of its devices, so it stays as given.
+    if storage.measured_iops is None and storage.media is not Media.NETWORK_SSD:
         read_iops *= math.exp(corrections.get(f"{storage.media.value}_read", 0.0))
         write_iops *= math.exp(corrections.get(f"{storage.media.value}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
@@ -476,7 +479,10 @@ def _io_factor(
 
 
 def _read_latency_s(storage: Storage, read_iops: float) -> float:
-    """One read at queue depth 1: a disk's service time (1 / its IOPS), flash's published one."""
+    """One read at queue depth 1: a disk's service time (1 / its IOPS), flash's published one,
+    a network volume's round trip (the 1 ms the calibration's EBS rows use)."""
     if storage.media is Media.HDD:
         return storage.device_count / max(read_iops, 1.0)
+    if storage.media is Media.NETWORK_SSD:
+        return NETWORK_READ_LATENCY_S
     return FLASH_READ_LATENCY_S[storage.media]

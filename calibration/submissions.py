@@ -162,8 +162,9 @@ def fio_sample(
 def device_corrections(samples: Iterable[FioSample]) -> dict[str, float]:
     """Per media class and direction, the shrunk mean log ratio of measured over modelled IOPS.
 
-    Every key is present ("hdd_read", "hdd_write", "sata_ssd_read", ...); a class without
-    samples gets 0.0, which is what the shrinkage gives for n = 0.
+    Every key of a local media class is present ("hdd_read", "hdd_write", "sata_ssd_read",
+    ...); a class without samples gets 0.0, which is what the shrinkage gives for n = 0. Network
+    volumes get none: their rate is what was provisioned, not a model of their devices.
     """
     ratios: dict[str, list[float]] = defaultdict(list)
     for sample in samples:
@@ -179,7 +180,8 @@ def device_corrections(samples: Iterable[FioSample]) -> dict[str, float]:
                 math.log(sample.random_write_iops / model.random_write_iops)
             )
     corrections: dict[str, float] = {}
-    for key in (f"{m.value}_{d}" for m in Media for d in ("read", "write")):
+    local = (m for m in Media if m is not Media.NETWORK_SSD)
+    for key in (f"{m.value}_{d}" for m in local for d in ("read", "write")):
         found = ratios.get(key, [])
         n = len(found)
         corrections[key] = (sum(found) / n) * n / (n + SHRINK_SAMPLES) if n else 0.0

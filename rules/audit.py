@@ -112,7 +112,8 @@ def session_buffer_warnings(profile: Profile, buffer_pool_bytes: int | None) -> 
         return []
     connections = _bytes(current.variables.get("max_connections")) or DEFAULT_MAX_CONNECTIONS
     sessions = sum(pasted.values()) * connections
-    ram = profile.hardware.ram_bytes
+    ram = profile.hardware.memory_bytes  # a lower memory limit is what the server may use
+    memory = "of the memory limit" if profile.hardware.is_memory_limited else "of RAM"
     pool = buffer_pool_bytes or 0
     if sessions + pool <= ram:
         return []
@@ -120,7 +121,7 @@ def session_buffer_warnings(profile: Profile, buffer_pool_bytes: int | None) -> 
     beside = f" beside the {_gib(pool)} buffer pool this result sets" if pool else ""
     return [
         f"{names} x max_connections {connections:,} = {_gib(sessions)} of session buffers, "
-        f"more than the {_gib(max(ram - pool, 0))} of RAM left{beside} ({_gib(ram)} in all): "
+        f"more than the {_gib(max(ram - pool, 0))} {memory} left{beside} ({_gib(ram)} in all): "
         "each connection may allocate its own, so a busy hour can run the host out of memory "
         "and the server be killed. Lower max_connections or these buffers (the defaults suit "
         "most workloads; raise one per session where a query needs it)."

@@ -115,6 +115,7 @@ FLASH: dict[tuple[Media, FlashClass], DeviceFacts] = {
 # above. SATA SSD: ~100 us read latency (simplyblock-nvme-latency) plus 16 KiB over a ~550 MB/s
 # link (~30 us): 130 us (derived). NVMe: SATA drives read ~40% slower than NVMe at queue depth 1
 # (anandtech-2018-enterprise-ssd-qd1): 100 us / 1.4 + ~5 us of transfer, 75 us (derived).
+# Network volumes: rules/volumes.py (NETWORK_READ_LATENCY_S).
 FLASH_READ_LATENCY_S: dict[Media, float] = {Media.SATA_SSD: 130e-6, Media.NVME: 75e-6}
 LATENCY_SOURCES = ("simplyblock-nvme-latency", "anandtech-2018-enterprise-ssd-qd1")
 

@@ -16,6 +16,25 @@ class Media(StrEnum):
     HDD = "hdd"
     SATA_SSD = "sata_ssd"
     NVME = "nvme"
+    # A network block volume: EBS, Persistent Disk / Hyperdisk, Azure managed disks, a SAN LUN.
+    # Its IO rate is what the provider provisions, not what the drives behind it could do.
+    NETWORK_SSD = "network_ssd"
+
+
+class VolumeType(StrEnum):
+    """Network volume presets (rules/volumes.py holds each one's published figures)."""
+
+    AWS_GP2 = "aws_gp2"
+    AWS_GP3 = "aws_gp3"
+    AWS_IO1 = "aws_io1"
+    AWS_IO2 = "aws_io2"
+    GCP_PD_BALANCED = "gcp_pd_balanced"
+    GCP_PD_SSD = "gcp_pd_ssd"
+    GCP_HYPERDISK_BALANCED = "gcp_hyperdisk_balanced"
+    AZURE_PREMIUM_SSD = "azure_premium_ssd"
+    AZURE_PREMIUM_SSD_V2 = "azure_premium_ssd_v2"
+    AZURE_ULTRA_DISK = "azure_ultra_disk"
+    SAN = "san"
 
 
 class RaidLevel(StrEnum):

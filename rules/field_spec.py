@@ -16,6 +16,7 @@ from typing import Any
 
 _META = "accepts"
 _TEXT_OF = "input_text_of"
+_OMIT = "omit_when_absent"
 
 
 class Kind(StrEnum):
@@ -24,6 +25,10 @@ class Kind(StrEnum):
     CHOICE = "choice"
     TEXT = "text"
     BOOLEAN = "boolean"
+    TEXT_LIST = "text_list"  # a list of at most max_items texts of at most max_length each
+    # An object from a dotted field path to {"source": one of choices, "from": text of at most
+    # max_length}, at most max_items entries; validation knows which paths exist.
+    PROVENANCE = "provenance"
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +44,11 @@ class FieldSpec:
     default: object = None
     nullable: bool = False
     max_length: int = 0
+    max_items: int = 0  # TEXT_LIST and PROVENANCE: how many entries at most
+    # Left out of the echoed inputs when absent (None or empty): a field added after results
+    # were stored, so that the inputs, and so the permalinks, of profiles without it stay as
+    # they were.
+    omit_absent: bool = False
     # The checked input to the field's value (default: the field's enum, or the input itself),
     # and the value back to the input it echoes (default: an enum's value, or the value itself).
     read: Callable[[Any], Any] | None = None
@@ -53,6 +63,14 @@ class FieldSpec:
             return "one of " + ", ".join(self.choices)
         if self.kind is Kind.BOOLEAN:
             return "true or false"
+        if self.kind is Kind.TEXT_LIST:
+            return f"a list of at most {self.max_items} texts of 1 to {self.max_length} characters"
+        if self.kind is Kind.PROVENANCE:
+            return (
+                f"an object of at most {self.max_items} field paths, each "
+                '{"source": ' + " | ".join(self.choices) + f', "from": text of at most '
+                f"{self.max_length} characters}}"
+            )
         if self.minimum is not None and self.maximum is not None:
             noun = "a whole number" if self.kind is Kind.INTEGER else "a number"
             return f"{noun} from {_num(self.minimum)} to {_num(self.maximum)}"
@@ -70,6 +88,11 @@ def values_of(enum: type[StrEnum]) -> tuple[str, ...]:
 def accepts(kind: Kind, label: str, help: str, **options: Any) -> dict[str, FieldSpec]:
     """Field metadata: the profile's JSON sets this field (see `FieldSpec` for the options)."""
     return {_META: FieldSpec("", kind, label, help, **options)}
+
+
+def omit_when_absent() -> dict[str, bool]:
+    """Section metadata: the echo leaves the section out when it is None (see omit_absent)."""
+    return {_OMIT: True}
 
 
 def input_text_of(name: str) -> dict[str, str]:
@@ -208,6 +231,8 @@ def echo(obj: Any, *, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
         if f.name in skip:
             continue
         value = getattr(obj, f.name)
+        if not value and ((spec and spec.omit_absent) or f.metadata.get(_OMIT)):
+            continue
         if f.name in texts:  # echoed as it was given, not as parsed
             out[f.name] = getattr(obj, texts[f.name])
         elif spec:

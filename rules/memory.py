@@ -1,5 +1,5 @@
-"""What a server needs in RAM besides the buffer pool: the OS, the log buffer, and the buffers
-every connection may allocate at once.
+"""What a server needs in RAM (or under its memory limit, when lower) besides the buffer pool:
+the OS, the log buffer, and the buffers every connection may allocate at once.
 
 Per connection the sort, join and read buffers and an in-memory temporary table may each grow to
 their limit (mysql-manual-memory); the limits are the pasted current values where given, else the
@@ -64,7 +64,7 @@ def session_bytes(profile: Profile, catalog: ServerCatalog) -> int:
 
 
 def memory_budget(profile: Profile, catalog: ServerCatalog, log_buffer: int) -> Budget:
-    ram = profile.hardware.ram_bytes
+    ram = profile.hardware.memory_bytes  # a lower memory limit is what the server may use
     per_session = session_bytes(profile, catalog)
     return Budget(
         os_reserve=int(OS_RESERVE_BYTES + OS_RESERVE_SHARE * ram),

@@ -10,6 +10,7 @@ Sizes stay in the contract's GB (GiB) units here and are converted with `units` 
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from rules.enums import (
     HDD_RPMS,
@@ -20,11 +21,18 @@ from rules.enums import (
     Flavor,
     Media,
     RaidLevel,
+    VolumeType,
     WorkloadKind,
 )
-from rules.field_spec import Kind, accepts, input_text_of, values_of
+from rules.field_spec import Kind, accepts, input_text_of, omit_when_absent, values_of
 from rules.units import GIB
 from rules.version import ServerVersion, parse_version
+from rules.volumes import (
+    MAX_PROVISIONED_IOPS,
+    MAX_PROVISIONED_MBPS,
+    MIN_PROVISIONED_IOPS,
+    MIN_PROVISIONED_MBPS,
+)
 
 KERNEL_RELEASE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$")
 
@@ -131,6 +139,51 @@ class Storage:
         ),
     )
     measured_iops: MeasuredIops | None = None
+    volume_type: VolumeType | None = field(
+        default=None,
+        metadata=accepts(
+            Kind.CHOICE,
+            "Volume type",
+            "Only for network_ssd: the provider's volume type; its published baseline IOPS and "
+            "throughput are used unless provisioned figures are given.",
+            required=False,
+            nullable=True,
+            choices=values_of(VolumeType),
+            omit_absent=True,
+        ),
+    )
+    provisioned_iops: int | None = field(
+        default=None,
+        metadata=accepts(
+            Kind.INTEGER,
+            "Provisioned IOPS",
+            "Only for network_ssd: the IOPS each volume is provisioned with (reads and writes "
+            "together); overrides the volume type's baseline.",
+            required=False,
+            nullable=True,
+            minimum=MIN_PROVISIONED_IOPS,
+            maximum=MAX_PROVISIONED_IOPS,
+            omit_absent=True,
+        ),
+    )
+    provisioned_mbps: int | None = field(
+        default=None,
+        metadata=accepts(
+            Kind.INTEGER,
+            "Provisioned throughput (MB/s)",
+            "Only for network_ssd: each volume's throughput limit in MiB/s (MB/s on Azure); "
+            "it caps 16 KiB page IOs too.",
+            required=False,
+            nullable=True,
+            minimum=MIN_PROVISIONED_MBPS,
+            maximum=MAX_PROVISIONED_MBPS,
+            omit_absent=True,
+        ),
+    )
+
+    @property
+    def is_network(self) -> bool:
+        return self.media is Media.NETWORK_SSD
 
     @property
     def is_rotational(self) -> bool:
@@ -161,7 +214,7 @@ class Hardware:
         metadata=accepts(
             Kind.NUMBER,
             "RAM (GB)",
-            "Physical memory in GiB; in a container, its memory limit.",
+            "Physical memory of the host in GiB.",
             minimum=0.5,
             maximum=16384,
         )
@@ -215,9 +268,35 @@ class Hardware:
         ),
     )
 
+    memory_limit_gb: float | None = field(  # a cgroup's memory.max; None when not limited
+        default=None,
+        metadata=accepts(
+            Kind.NUMBER,
+            "Memory limit (GB)",
+            "Optional: the server's memory limit in GiB (a container's or cgroup's); below RAM, "
+            "every memory-sized value uses it instead of RAM.",
+            required=False,
+            nullable=True,
+            minimum=0.5,
+            maximum=16384,
+            omit_absent=True,
+        ),
+    )
+
     @property
     def ram_bytes(self) -> int:
         return int(self.ram_gb * GIB)
+
+    @property
+    def is_memory_limited(self) -> bool:
+        return self.memory_limit_gb is not None and self.memory_limit_gb < self.ram_gb
+
+    @property
+    def memory_bytes(self) -> int:
+        """What the server may use: RAM, or the memory limit when it is lower."""
+        if self.memory_limit_gb is not None and self.memory_limit_gb < self.ram_gb:
+            return int(self.memory_limit_gb * GIB)
+        return self.ram_bytes
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +397,46 @@ class Options:
     )
 
 
+class Source(StrEnum):
+    """How a probe came by a field's value."""
+
+    DETECTED = "detected"  # read from the system (sysfs, /proc, the server's variables)
+    MEASURED = "measured"  # timed on the system (fio, a sync test)
+    ASSUMED = "assumed"  # neither: a default the probe chose
+
+
+@dataclass(frozen=True, slots=True)
+class FieldProvenance:
+    path: str  # a dotted field path of the profile, e.g. hardware.storage.media
+    source: Source
+    origin: str  # the probe's "from": what it read or ran
+
+
+def read_provenance(value: dict[str, dict[str, str]]) -> tuple[FieldProvenance, ...]:
+    return tuple(
+        FieldProvenance(path, Source(entry["source"]), entry.get("from", ""))
+        for path, entry in value.items()
+    )
+
+
+def echo_provenance(value: tuple[FieldProvenance, ...]) -> dict[str, dict[str, str]]:
+    return {p.path: {"source": p.source.value, "from": p.origin} for p in value}
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """Which probe wrote the profile (advisor-probe); it never changes a recommendation."""
+
+    version: str = field(
+        metadata=accepts(
+            Kind.TEXT,
+            "Probe version",
+            "The version of the probe that wrote this profile.",
+            max_length=40,
+        )
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Profile:
     server: Server
@@ -326,3 +445,37 @@ class Profile:
     current: Current | None  # read by rules.current, not by a field table
     raw: dict[str, object]  # the validated input, normalised, echoed as the result's `inputs`
     options: Options = field(default_factory=Options)
+    # What a probe says about its own reading: echoed in the result's inputs, never read by a
+    # rule, so they do not change a recommendation.
+    probe: Probe | None = field(default=None, metadata=omit_when_absent())
+    provenance: tuple[FieldProvenance, ...] = field(
+        default=(),
+        metadata=accepts(
+            Kind.PROVENANCE,
+            "Provenance",
+            "Optional, as a probe writes it: for a dotted field path (e.g. "
+            "hardware.storage.media), whether its value was detected, measured or assumed, and "
+            "from what.",
+            required=False,
+            choices=values_of(Source),
+            max_items=200,
+            max_length=200,
+            read=read_provenance,
+            echo=echo_provenance,
+            omit_absent=True,
+        ),
+    )
+    undetected: tuple[str, ...] = field(
+        default=(),
+        metadata=accepts(
+            Kind.TEXT_LIST,
+            "Not detected",
+            "Optional, as a probe writes it: what it could not detect.",
+            required=False,
+            max_items=100,
+            max_length=200,
+            read=tuple,
+            echo=list,
+            omit_absent=True,
+        ),
+    )

@@ -17,6 +17,13 @@ from rules.devices import (
 )
 from rules.enums import DEFAULT_HDD_RPM, FlashClass, Media, RaidLevel
 from rules.profile import Storage
+from rules.volumes import (
+    LATENCY_SOURCES,
+    NETWORK_FSYNC_PER_S,
+    PRESETS,
+    VolumeRate,
+    volume_rate,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +35,34 @@ class ArrayCapability:
     measured: bool  # True when fio figures replaced the device model
     summary: str  # one sentence a DBA can check, e.g. "8 x 15k rpm disks in RAID10 ..."
     sources: tuple[str, ...]
+    volume: VolumeRate | None = None  # a network volume's rate: its IOPS are a budget
+
+
+def network_facts(storage: Storage) -> tuple[DeviceFacts, VolumeRate]:
+    """One network volume as a device: its 16 KiB rate for reads and for writes alike (the
+    provider counts both against one budget), and a sync per network round trip."""
+    rate = volume_rate(storage.volume_type, storage.provisioned_iops, storage.provisioned_mbps)
+    facts = DeviceFacts(
+        rate.iops,
+        rate.iops,
+        min(NETWORK_FSYNC_PER_S, rate.iops),
+        rate.sources + LATENCY_SOURCES,
+        _volume_note(storage, rate),
+    )
+    return facts, rate
+
+
+def _volume_note(storage: Storage, rate: VolumeRate) -> str:
+    preset = PRESETS[storage.volume_type] if storage.volume_type is not None else None
+    if rate.basis == "provisioned":
+        text = f"{rate.given_iops:,} provisioned IOPS per volume"
+    elif rate.basis == "preset" and preset is not None:
+        text = f"{preset.note}"
+    else:
+        text = f"an assumed {rate.given_iops:,} IOPS per volume (none provisioned given)"
+    if rate.capped_by_mbps and rate.mbps is not None:
+        text += f", capped at {rate.iops:,.0f} 16 KiB IOs/s by {rate.mbps:,} MB/s"
+    return text + ", about 1 ms per synchronous write"
 
 
 def device_facts(storage: Storage) -> DeviceFacts:
@@ -39,7 +74,11 @@ def device_facts(storage: Storage) -> DeviceFacts:
 @lru_cache(maxsize=1024)
 def array_capability(storage: Storage) -> ArrayCapability:
     """Combine one device's facts with the RAID level, the device count and the controller cache."""
-    device = device_facts(storage)
+    volume = None
+    if storage.media is Media.NETWORK_SSD:
+        device, volume = network_facts(storage)
+    else:
+        device = device_facts(storage)
     count = storage.device_count
     protected = CACHE_PROTECTS_WRITES[storage.controller_cache]
     reads = device.random_read_iops * count
@@ -69,6 +108,7 @@ def array_capability(storage: Storage) -> ArrayCapability:
         measured,
         summary,
         tuple(dict.fromkeys(sources)),
+        volume if not measured else None,
     )
 
 
@@ -78,6 +118,7 @@ def describe_array(storage: Storage) -> str:
         Media.HDD: f"{_rpm_text(storage.rpm)} disk",
         Media.SATA_SSD: f"{_class_text(storage)}SATA SSD",
         Media.NVME: f"{_class_text(storage)}NVMe device",
+        Media.NETWORK_SSD: _volume_text(storage),
     }[storage.media]
     if storage.device_count == 1:
         return f"one {kind}"
@@ -85,6 +126,12 @@ def describe_array(storage: Storage) -> str:
         "" if storage.raid_level is RaidLevel.NONE else f" in {storage.raid_level.value.upper()}"
     )
     return f"{storage.device_count} x {kind}s{level}"
+
+
+def _volume_text(storage: Storage) -> str:
+    if storage.volume_type is None:
+        return "network volume"
+    return f"{PRESETS[storage.volume_type].label} volume"
 
 
 def _class_text(storage: Storage) -> str:

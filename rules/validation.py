@@ -8,6 +8,7 @@ from typing import Any
 from rules.catalog import catalog_for, known_names
 from rules.current import CurrentParseError, parse_current
 from rules.current.settle import settle_current
+from rules.current.system import OS_KEYS
 from rules.echo import inputs_echo
 from rules.enums import (
     DEFAULT_HDD_RPM,
@@ -39,6 +40,14 @@ from rules.version import (
 _SECTIONS = input_sections(Profile)
 _OPTIONAL_SECTIONS = optional_sections(Profile)
 _KERNEL = KERNEL_RELEASE  # the API's Profile schema publishes the same pattern
+# What a probe's provenance may name: every input field the wizard and the API take (not the
+# probe's own report), and the current configuration's parts.
+_REPORT = ("probe.", "provenance", "undetected")
+PROVENANCE_PATHS: tuple[str, ...] = (
+    *(spec.path for spec in FIELDS if not spec.path.startswith(_REPORT)),
+    *(f"current.{form}" for form in CURRENT_FORMS),
+    *(f"current.os.{key}" for key in OS_KEYS),
+)
 
 
 class _Collector:
@@ -114,6 +123,10 @@ def _coerce(spec: FieldSpec, value: Any, errors: _Collector) -> Any:
             errors.add(spec.path, f"must be {spec.describe_range()}")
             return None
         return value
+    if spec.kind is Kind.TEXT_LIST:
+        return _coerce_text_list(spec, value, errors)
+    if spec.kind is Kind.PROVENANCE:
+        return _coerce_provenance(spec, value, errors)
     if spec.kind is Kind.INTEGER and spec.choices:
         return _coerce_rpm(spec, value, errors)
     if spec.kind is Kind.CHOICE:
@@ -122,6 +135,53 @@ def _coerce(spec: FieldSpec, value: Any, errors: _Collector) -> Any:
             return None
         return value
     return _coerce_number(spec, value, errors)
+
+
+def _coerce_text_list(spec: FieldSpec, value: Any, errors: _Collector) -> list[str] | None:
+    if not isinstance(value, list) or len(value) > spec.max_items:
+        errors.add(spec.path, f"must be {spec.describe_range()}")
+        return None
+    bad = [
+        i
+        for i, item in enumerate(value)
+        if not isinstance(item, str) or not item.strip() or len(item) > spec.max_length
+    ]
+    if bad:
+        errors.add(f"{spec.path}[{bad[0]}]", f"must be text of 1 to {spec.max_length} characters")
+        return None
+    return [item.strip() for item in value]
+
+
+def _coerce_provenance(
+    spec: FieldSpec, value: Any, errors: _Collector
+) -> dict[str, dict[str, str]] | None:
+    if not isinstance(value, Mapping) or len(value) > spec.max_items:
+        errors.add(spec.path, f"must be {spec.describe_range()}")
+        return None
+    found: dict[str, dict[str, str]] = {}
+    for path, entry in value.items():
+        where = f"{spec.path}.{_shown(path)}"
+        if path not in PROVENANCE_PATHS:
+            errors.add(where, "is not a field path of the profile, e.g. hardware.storage.media")
+            continue
+        if not isinstance(entry, Mapping) or set(entry) - {"source", "from"}:
+            errors.add(where, 'must be {"source": ..., "from": ...} and nothing else')
+            continue
+        source, origin = entry.get("source"), entry.get("from", "")
+        if not isinstance(source, str) or source not in spec.choices:
+            errors.add(f"{where}.source", "must be one of " + ", ".join(spec.choices))
+            continue
+        if not isinstance(origin, str) or len(origin) > spec.max_length:
+            errors.add(f"{where}.from", f"must be text of at most {spec.max_length} characters")
+            continue
+        found[path] = {"source": source, "from": origin.strip()}
+    return found if len(found) == len(value) else None
+
+
+def _shown(path: object) -> str:
+    """A key as an error names it: cut short, so a hostile key is not echoed whole."""
+    text = str(path)
+    return text if len(text) <= 80 else text[:80] + "..."
 
 
 def _coerce_rpm(spec: FieldSpec, value: Any, errors: _Collector) -> int | None:
@@ -167,6 +227,19 @@ def _check_cross_fields(
         errors.add("hardware.storage.rpm", "applies only to media hdd; leave it out for flash")
     if media == Media.HDD and values.get("hardware.storage.flash_class") is not None:
         errors.add("hardware.storage.flash_class", "applies only to flash; leave it out for hdd")
+    if media == Media.NETWORK_SSD and values.get("hardware.storage.flash_class") is not None:
+        errors.add(
+            "hardware.storage.flash_class",
+            "applies only to local flash (sata_ssd, nvme); leave it out for network_ssd",
+        )
+    if media is not None and media != Media.NETWORK_SSD:
+        for name in ("volume_type", "provisioned_iops", "provisioned_mbps"):
+            if values.get(f"hardware.storage.{name}") is not None:
+                errors.add(
+                    f"hardware.storage.{name}",
+                    f"applies only to media network_ssd (a cloud or SAN volume); for {media} "
+                    "leave it out (give measured_iops for a rate you measured)",
+                )
     if level is not None and count is not None:
         _check_raid(RaidLevel(level), count, errors)
     iops = sections.get("hardware.storage.measured_iops")
@@ -238,9 +311,10 @@ def _settle_current(current: Current, values: dict[str, Any], errors: _Collector
 def _build(values: dict[str, Any], current: Current | None) -> Profile:
     """The typed profile from the checked inputs, through the declarations of rules.profile."""
     values = dict(values)
-    hdd = values["hardware.storage.media"] == Media.HDD
+    media = values["hardware.storage.media"]
+    hdd, local_flash = media == Media.HDD, media in (Media.SATA_SSD, Media.NVME)
     rpm, flash = "hardware.storage.rpm", "hardware.storage.flash_class"
     values[rpm] = (values[rpm] or DEFAULT_HDD_RPM) if hdd else None
-    values[flash] = None if hdd else (values[flash] or FlashClass.ENTERPRISE.value)
+    values[flash] = (values[flash] or FlashClass.ENTERPRISE.value) if local_flash else None
     partial: Profile = build(Profile, values, current=current, raw={})
     return dataclasses.replace(partial, raw=inputs_echo(partial))

@@ -15,16 +15,18 @@ from typing import Any
 from rules.current.system import MAX_SWAPPINESS, OS_KEYS
 from rules.current.text import MAX_VALUE_CHARS
 from rules.current.variables import MAX_VARIABLES
+from rules.field_spec import optional_sections
+from rules.profile import Profile
 from rules.profile_fields import CURRENT_FORMS, FIELDS, MAX_CURRENT_TEXT_BYTES, FieldSpec, Kind
-from rules.validation import _KERNEL  # the same pattern validation applies
+from rules.validation import _KERNEL, PROVENANCE_PATHS  # as validation applies them
 from rules.version import _RELEASE
 
 Schema = dict[str, Any]
 
-# Sections that may be left out (or null); inside one, each of its fields is required.
-OPTIONAL_SECTIONS = frozenset({"hardware.storage.measured_iops"})
 # Sections that may be left out whose fields are each optional too.
 LOOSE_SECTIONS = frozenset({"options"})
+# Sections that may be left out (or null); inside one, each of its fields is required.
+OPTIONAL_SECTIONS = optional_sections(Profile) - LOOSE_SECTIONS - {"current"}
 TEXT_PATTERNS = {"server.version": _RELEASE.pattern, "hardware.kernel": _KERNEL.pattern}
 OS_INTEGERS = {"read_ahead_kb": 2**31 - 1, "swappiness": MAX_SWAPPINESS}
 CROSS_FIELD_NOTES = {
@@ -43,6 +45,11 @@ def _field_schema(spec: FieldSpec, *, inside_optional: bool) -> Schema:
         schema = {"type": "integer", "enum": [int(c) for c in spec.choices]}
     elif spec.kind is Kind.BOOLEAN:
         schema = {"type": "boolean"}
+    elif spec.kind is Kind.TEXT_LIST:
+        item = {"type": "string", "minLength": 1, "maxLength": spec.max_length}
+        schema = {"type": "array", "items": item, "maxItems": spec.max_items}
+    elif spec.kind is Kind.PROVENANCE:
+        schema = _provenance_schema(spec)
     elif spec.kind is Kind.TEXT:
         schema = {"type": "string", "minLength": 1, "maxLength": spec.max_length}
         if spec.path in TEXT_PATTERNS:
@@ -57,6 +64,25 @@ def _field_schema(spec: FieldSpec, *, inside_optional: bool) -> Schema:
     if not inside_optional and (spec.nullable or not spec.required):
         schema["nullable"] = True
     return schema
+
+
+def _provenance_schema(spec: FieldSpec) -> Schema:
+    """Each field path the profile has, as an optional key (validation refuses any other)."""
+    entry = {
+        "type": "object",
+        "properties": {
+            "source": {"type": "string", "enum": list(spec.choices)},
+            "from": {"type": "string", "maxLength": spec.max_length},
+        },
+        "required": ["source"],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": dict.fromkeys(PROVENANCE_PATHS, entry),
+        "additionalProperties": False,
+        "maxProperties": spec.max_items,
+    }
 
 
 def _is_required(spec: FieldSpec, *, inside_optional: bool) -> bool:

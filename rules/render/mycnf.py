@@ -161,9 +161,10 @@ def inputs_summary(inputs: Mapping[str, object]) -> str:
     server = _section(inputs, "server")
     hardware = _section(inputs, "hardware")
     ram, kernel = _num(hardware.get("ram_gb")), _num(hardware.get("kernel"))
+    limit = _num(hardware.get("memory_limit_gb"))
     parts = [
         _join(" ", server.get("flavor"), server.get("version")),
-        f"{ram} GiB RAM" if ram else None,
+        _join(" ", f"{ram} GiB RAM" if ram else None, f"(limit {limit} GiB)" if limit else None),
         _plural(hardware.get("cpu_cores"), "core"),
         _storage_summary(_section(hardware, "storage")),
         _join(", ", hardware.get("filesystem"), f"kernel {kernel}" if kernel else None),
@@ -189,11 +190,23 @@ def _storage_summary(storage: Mapping[str, object]) -> str:
     if cache == "none":
         cache_text = "no write cache"
     iops = storage.get("measured_iops")
+    volume = _join(
+        " ",
+        storage.get("volume_type"),
+        f"{_num(storage.get('provisioned_iops'))} IOPS"
+        if storage.get("provisioned_iops")
+        else None,
+        f"{_num(storage.get('provisioned_mbps'))} MB/s"
+        if storage.get("provisioned_mbps")
+        else None,
+    )
+    if storage.get("media") == "network_ssd":
+        cache_text = None  # a network volume has no controller cache to speak of
     measured = None
     if isinstance(iops, Mapping):
         read, write = _num(iops.get("random_read")), _num(iops.get("random_write"))
         measured = f"measured {read} random reads/s, {write} random writes/s"
-    return _join(", ", device, cache_text, measured)
+    return _join(", ", device, volume or None, cache_text, measured)
 
 
 def _workload_summary(workload: Mapping[str, object]) -> str:

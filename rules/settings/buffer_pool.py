@@ -40,8 +40,20 @@ def budget_for(ctx: Context) -> Budget:
     return memory_budget(ctx.profile, ctx.catalog, log_buffer_bytes(ctx))
 
 
+def memory_words(ctx: Context) -> tuple[str, str]:
+    """("RAM", "128 GiB"), or under a lower memory limit ("the memory limit", "the 8 GiB memory
+    limit (the host has 128 GiB of RAM)"): what every memory-sized value is a share of."""
+    hardware = ctx.profile.hardware
+    if not hardware.is_memory_limited:
+        return "RAM", bytes_for_people(hardware.ram_bytes)
+    return "the memory limit", (
+        f"the {bytes_for_people(hardware.memory_bytes)} memory limit (the host has "
+        f"{bytes_for_people(hardware.ram_bytes)} of RAM)"
+    )
+
+
 def compute(ctx: Context) -> tuple[Proposal, ...]:
-    ram = ctx.profile.hardware.ram_bytes
+    ram = ctx.profile.hardware.memory_bytes
     target, case = target_pool(ram)
     budget = budget_for(ctx)
     pool = min(target, ram - budget.total)
@@ -52,26 +64,37 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
     warnings: list[str] = []
     if pool + budget.total > ram:
         warnings.append(
-            f"RAM is too small: {bytes_for_people(ram)} cannot hold even a minimal "
+            f"{_capital(memory_words(ctx)[0])} is too small: {bytes_for_people(ram)} cannot "
+            f"hold even a minimal "
             f"{bytes_for_people(pool)} buffer pool plus {ctx.profile.workload.concurrency} "
             "connections' buffers."
         )
     if data > 10 * pool:
         warnings.append(
             f"The buffer pool holds only {percent_text(pool / data)} of the data: expect an "
-            "IO-bound server; more RAM is the biggest single lever."
+            f"IO-bound server; more {_lever(ctx)} is the biggest single lever."
         )
     facts = _facts(ctx, pool, target, budget)
     return (Proposal("innodb_buffer_pool_size", pool, case, facts, tuple(warnings)),)
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _lever(ctx: Context) -> str:
+    return "memory (a higher limit)" if ctx.profile.hardware.is_memory_limited else "RAM"
+
+
 def _facts(ctx: Context, pool: int, target: int, budget: Budget) -> dict[str, object]:
-    ram, data = ctx.profile.hardware.ram_bytes, ctx.profile.workload.data_size_bytes
+    ram, data = ctx.profile.hardware.memory_bytes, ctx.profile.workload.data_size_bytes
+    memory, memory_text = memory_words(ctx)
     share = SHARE_ABOVE_4_GIB if ram > SMALL_RAM_BYTES else SHARE_UP_TO_4_GIB
     dedicated = ctx.catalog.exists("innodb_dedicated_server") and ram >= DEDICATED_SIZING_FROM_BYTES
     return {
         "pool": bytes_for_people(pool),
-        "ram": bytes_for_people(ram),
+        "ram": memory_text,
+        "memory": memory,
         "pool_share": percent_text(pool / ram),  # the pool's real share, after rounding
         "share": percent_text(share),  # the share the sizing rule asks for
         "quarter": bytes_for_people(ram * (1 - share)),  # what the share would leave out
@@ -140,24 +163,25 @@ RULE = Rule(
     kind="bytes",
     cases={
         "share": Case(
-            "{pool_share} of RAM, leaving {left} for the OS and connections",
-            _EXPLAIN + " {sizing} gives the pool {share} of RAM, rounded down here to whole "
+            "{pool_share} of {memory}, leaving {left} for the OS and connections",
+            _EXPLAIN + " {sizing} gives the pool {share} of {memory}, rounded down here to whole "
             "chunks.",
             _EVIDENCE,
         ),
         "large": Case(
-            "{pool_share} of RAM: on a host this large a fixed {reserve} stays outside the pool",
-            _EXPLAIN + " {sizing} would give the pool {share} of RAM and leave {quarter} out "
+            "{pool_share} of {memory}: on a host this large a fixed {reserve} stays outside the "
+            "pool",
+            _EXPLAIN + " {sizing} would give the pool {share} of {memory} and leave {quarter} out "
             "of it, far more than the OS and connections use on a host this large; a fixed "
             "{reserve} is kept out instead, so the pool gets {target}, rounded down to whole "
             "chunks.",
             _EVIDENCE + _EV_LARGE,
         ),
         "tight": Case(
-            "{pool_share} of RAM, lowered so that the memory {concurrency} connections and the "
-            "OS need fits",
+            "{pool_share} of {memory}, lowered so that the memory {concurrency} connections and "
+            "the OS need fits",
             _EXPLAIN + " The sizing rule would give the pool {target}, which would not leave "
-            "that room, so the pool is lowered to fit in RAM.",
+            "that room, so the pool is lowered to fit in {memory}.",
             _EVIDENCE,
         ),
     },

@@ -10,6 +10,10 @@ FLUSH_NEIGHBORS_FLASH = 0
 def compute(ctx: Context) -> tuple[Proposal, ...]:
     if ctx.capability.rotational:
         return (Proposal("innodb_flush_neighbors", FLUSH_NEIGHBORS_ROTATIONAL, "hdd"),)
+    volume = ctx.capability.volume
+    if volume is not None:
+        facts = {"iops": f"{volume.iops:,.0f}", "array": ctx.capability.summary}
+        return (Proposal("innodb_flush_neighbors", FLUSH_NEIGHBORS_FLASH, "network", facts),)
     return (Proposal("innodb_flush_neighbors", FLUSH_NEIGHBORS_FLASH, "flash"),)
 
 
@@ -33,6 +37,20 @@ RULE = Rule(
             "dirty neighbours of a page in the same extent saves seeks later. MySQL 8.0 "
             "turned it off by default for flash and asks disk users to set 1.",
             (_EV_WL, _EV_PERCONA),
+        ),
+        "network": Case(
+            "off: each neighbour written early spends one of the volume's {iops} IOPS",
+            "A network volume has no seek to save: {array}. Each neighbouring page written "
+            "early is one more IO counted against the {iops} IOPS each volume gets, for pages "
+            "that may change again before they had to be written.",
+            (
+                _EV_WL,
+                _EV_PERCONA,
+                Evidence(
+                    "aws-rds-storage",
+                    "A volume's IOPS are counted as reads plus writes against one budget.",
+                ),
+            ),
         ),
         "flash": Case(
             "off: flash has no seek to save, neighbours would be extra writes",

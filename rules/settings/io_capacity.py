@@ -13,7 +13,14 @@ from rules.workload import WRITE_INTENSITY
 # writes/s (vadim-2015-linkbench). NVMe: 10,000 against ~100,000 writes/s
 # (percona-2016-tpcc-samsung, percona-2026-bp-sweep); 8192 on ~150k-IOPS flash
 # (callaghan-2013-odirect-no-fsync).
-WRITE_SHARE: dict[Media, float] = {Media.HDD: 1.0, Media.SATA_SSD: 0.5, Media.NVME: 0.1}
+# A network volume: as SATA flash, whose write rates its baselines resemble (3,000 to 6,000);
+# its provisioned IOPS then cap the result (PROVISIONED_*_SHARE below).
+WRITE_SHARE: dict[Media, float] = {
+    Media.HDD: 1.0,
+    Media.SATA_SSD: 0.5,
+    Media.NVME: 0.1,
+    Media.NETWORK_SSD: 0.5,
+}
 # The highest io_capacity the cited runs used: 10,000 on NVMe (percona-2026-bp-sweep), also
 # MySQL 8.4's default (mysql-manual-8-4-defaults); 8192 on ~150k-IOPS flash
 # (callaghan-2013-odirect-no-fsync). Nothing we cite went higher, and percona-2019-ssd-io-capacity
@@ -29,6 +36,10 @@ MAX_TO_CAPACITY = 2  # io_capacity_max defaults to twice io_capacity (mysql-manu
 # advisor-engineering-judgement: no published split of a shared budget was found.
 MEASURED_MAX_SHARE = 0.5
 MEASURED_CAPACITY_SHARE = MEASURED_MAX_SHARE / MAX_TO_CAPACITY
+# A network volume's provisioned IOPS are the same kind of shared budget (aws-rds-storage), so
+# the same split applies: io_capacity_max <= 50% of the volumes' write IOPS, io_capacity <= 25%.
+PROVISIONED_MAX_SHARE = MEASURED_MAX_SHARE
+PROVISIONED_CAPACITY_SHARE = MEASURED_CAPACITY_SHARE
 
 
 def compute_capacity(ctx: Context) -> tuple[Proposal, ...]:
@@ -41,6 +52,10 @@ def compute_capacity(ctx: Context) -> tuple[Proposal, ...]:
         case = "ceiling"
     if ctx.capability.measured and writes * MEASURED_CAPACITY_SHARE < min(wanted, ceiling):
         ceiling, case = int(writes * MEASURED_CAPACITY_SHARE), "measured"
+    volume = ctx.capability.volume
+    budget = int(writes * PROVISIONED_CAPACITY_SHARE)
+    if volume is not None and budget <= ceiling:  # the provisioned budget, whatever the share asks
+        ceiling, case = budget, "provisioned"
     value = int(clamp(wanted, FLOOR_IOPS, max(FLOOR_IOPS, ceiling)))
     if min(wanted, ceiling) < FLOOR_IOPS:
         case = "floor"
@@ -54,6 +69,9 @@ def compute_capacity(ctx: Context) -> tuple[Proposal, ...]:
         "value": f"{value:,}",
         "measured_share": percent_text(MEASURED_CAPACITY_SHARE),
         "default": default_note(ctx.catalog, "innodb_io_capacity", value),
+        "budget": f"{budget:,}",
+        "provisioned_share": percent_text(PROVISIONED_CAPACITY_SHARE),
+        "iops": f"{volume.given_iops:,}" if volume is not None else "",
     }
     return (Proposal("innodb_io_capacity", value, case, facts),)
 
@@ -65,15 +83,20 @@ def compute_capacity_max(ctx: Context) -> tuple[Proposal, ...]:
     budget = int(writes * MEASURED_MAX_SHARE)
     if ctx.capability.measured and budget <= value:
         value, case = max(capacity, budget), "measured"
+    elif ctx.capability.volume is not None:
+        budget = int(writes * PROVISIONED_MAX_SHARE)
+        value, case = max(capacity, min(value, budget)), "provisioned"
     server, server_default = (
         server_name(ctx.catalog),
         io_capacity_max_default(ctx.catalog, capacity),
     )
     facts = {
         "capacity": f"{capacity:,}",
+        "doubled": f"{capacity * MAX_TO_CAPACITY:,}",
         "value": f"{value:,}",
         "writes": f"{writes:,.0f}",
         "max_share": percent_text(MEASURED_MAX_SHARE),
+        "budget": f"{budget:,}",
         "default": f" (the default of {server} for this io_capacity)"
         if value == server_default
         else "",
@@ -171,6 +194,16 @@ RULE_CAPACITY = Rule(
             "minimum, so {value}{default}, about what one 7200 rpm disk can do.",
             _CAPACITY_EVIDENCE[:1],
         ),
+        "provisioned": Case(
+            "{value}{default}, within {provisioned_share} of the {writes} writes/s the "
+            "volumes' provisioned IOPS allow",
+            _WHAT + "{array}. Those IOPS are a budget that reads, commit syncs and flushing "
+            "share: a volume's limit counts reads and writes together. {share} of the {writes} "
+            "writes/s would be {wanted}; background flushing gets at most {provisioned_share} "
+            "of them, {budget}, so {value}{default}, leaving innodb_io_capacity_max twice this "
+            "within half of the budget.",
+            (_EV_SHARED_BUDGET, _EV_MEASURED, _FLASH_EVIDENCE[0]),
+        ),
         "measured": Case(
             "{measured_share} of the {writes} random writes/s fio measured",
             _WHAT + "{array}. {measured_share} of the measured rate, {value}, keeps "
@@ -215,6 +248,15 @@ RULE_CAPACITY_MAX = Rule(
                     "checkpoint age stays below about 75% of the redo log.",
                 ),
             ),
+        ),
+        "provisioned": Case(
+            "{value}: at most {max_share} of the {writes} writes/s the provisioned IOPS allow",
+            _MAX_WHAT + "Twice io_capacity ({capacity}) would be {doubled}; even when flushing "
+            "falls behind it gets at most {max_share} of the {writes} writes/s the volumes' "
+            "provisioned IOPS allow ({budget}), so {value}{at_least}: reads and commit syncs "
+            "draw on the same IOPS, and a flushing burst that took them all would make the "
+            "provider throttle every query's reads.",
+            (_EV_MEASURED, _EV_SHARED_BUDGET),
         ),
         "measured": Case(
             "{value}: {max_share} of the {writes} random writes/s fio measured",

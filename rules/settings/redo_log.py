@@ -25,11 +25,12 @@ REDO_BYTES_PER_PAGE_WRITE = PAGE_BYTES
 # disks ~5 min per GB (percona-log-file-size-recovery); flash ~2 min per GB: about 10 GB of
 # un-checkpointed redo took about 10 minutes in 5.6 and twice as long in 5.7 (mysql-bug-81648),
 # and replay is bound by one thread parsing the log, not by the flash (percona-2016-parallel-
-# recovery), so SATA and NVMe flash share the figure.
+# recovery), so SATA and NVMe flash share the figure, and so do network volumes of flash.
 RECOVERY_SECONDS_PER_GIB: dict[Media, float] = {
     Media.HDD: 300.0,
     Media.SATA_SSD: 120.0,
     Media.NVME: 120.0,
+    Media.NETWORK_SSD: 120.0,
 }
 # Not more redo than data: MySQLTuner checks its hourly figure against the InnoDB data size
 # (mysqltuner-2025-redo-capacity); a log larger than the data only lengthens recovery.
@@ -40,7 +41,12 @@ FLOOR_BYTES = 256 * MIB
 # With no target given, keep worst-case recovery within 30 minutes (advisor-engineering-judgement).
 DEFAULT_RECOVERY_MINUTES = 30.0
 LEGACY_FILES_IN_GROUP = 2  # innodb_log_files_in_group default, MySQL before 8.0.30 (catalog)
-_MEDIA_TEXT = {Media.HDD: "disks", Media.SATA_SSD: "SATA flash", Media.NVME: "NVMe flash"}
+_MEDIA_TEXT = {
+    Media.HDD: "disks",
+    Media.SATA_SSD: "SATA flash",
+    Media.NVME: "NVMe flash",
+    Media.NETWORK_SSD: "network volumes",
+}
 
 
 def recovery_seconds(redo_bytes: float, media: Media) -> float:

@@ -31,6 +31,14 @@ DEVICE_CLASSES: dict[Media, DeviceClass] = {
     Media.NVME: DeviceClass(
         "NVMe namespaces", 'KERNEL=="nvme[0-9]*n[0-9]*"', "/sys/block/nvme*n*", None
     ),
+    # EBS on Nitro instances and Hyperdisk appear as NVMe namespaces, older EBS as xvd*, Azure
+    # disks and Persistent Disk on SCSI as sd*, virtio disks as vd*; all report non-rotational.
+    Media.NETWORK_SSD: DeviceClass(
+        "network volumes (non-rotational)",
+        'KERNEL=="nvme[0-9]*n[0-9]*|xvd[a-z]*|sd[a-z]*|vd[a-z]*", ATTR{queue/rotational}=="0"',
+        "/sys/block/nvme*n* /sys/block/xvd* /sys/block/sd* /sys/block/vd*",
+        "0",
+    ),
 }
 
 
@@ -42,6 +50,11 @@ def device_loop(devices: DeviceClass, action: str) -> str:
         else ""
     )
     return f"for d in {devices.shell_glob}; do {test}{action}; done"
+
+
+def device_files(devices: DeviceClass, name: str) -> str:
+    """The sysfs file `name` (e.g. queue/scheduler) of every device of the class, as globs."""
+    return " ".join(f"{glob}/{name}" for glob in devices.shell_glob.split())
 
 
 def udev_rule(devices: DeviceClass, *keys: str) -> str:

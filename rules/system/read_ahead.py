@@ -2,7 +2,7 @@
 
 from rules.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
-from rules.system.block import DEVICE_CLASSES, UDEV_PATH, device_loop, udev_rule
+from rules.system.block import DEVICE_CLASSES, UDEV_PATH, device_files, device_loop, udev_rule
 
 # 128 KiB, the kernel's own default (linux-kernel-queue-sysfs). InnoDB reads its data files with
 # O_DIRECT here (the flush-method rule always asks for it), which bypasses the page cache and so
@@ -32,7 +32,7 @@ def compute(ctx: Context) -> tuple[OsProposal, ...]:
             value,
             devices.label,
             case,
-            (device_loop(devices, write), f"grep . {devices.shell_glob}/queue/read_ahead_kb"),
+            (device_loop(devices, write), f"grep . {device_files(devices, 'queue/read_ahead_kb')}"),
             udev_rule(devices, f'ATTR{{queue/read_ahead_kb}}="{value}"'),
             UDEV_PATH,
             facts,

@@ -3,7 +3,14 @@
 from rules.enums import Media
 from rules.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
-from rules.system.block import DEVICE_CLASSES, UDEV_PATH, DeviceClass, device_loop, udev_rule
+from rules.system.block import (
+    DEVICE_CLASSES,
+    UDEV_PATH,
+    DeviceClass,
+    device_files,
+    device_loop,
+    udev_rule,
+)
 from rules.system.kernel import MARKER, Generation, describe, generation
 
 # Scheduler names by generation (rules/system/kernel.py: blk-mq from 4.19 and on RHEL 8's 4.18,
@@ -17,6 +24,10 @@ SCHEDULERS: dict[str, dict[Generation, str]] = {
     "hdd-controller": {Generation.MULTI_QUEUE: "none", Generation.LEGACY: "noop"},
     "flash": {Generation.MULTI_QUEUE: "none", Generation.LEGACY: "noop"},
     "nvme": {Generation.MULTI_QUEUE: "none", Generation.LEGACY: "none"},
+    # A network volume queues and orders requests in the provider's storage service, so the
+    # kernel's reordering only adds latency; EBS on Nitro is NVMe (aws-ebs-nvme), where none is
+    # the kernel's default, and fast flash wants no reordering (dimitri-2012-schedulers).
+    "network": {Generation.MULTI_QUEUE: "none", Generation.LEGACY: "noop"},
 }
 
 
@@ -25,6 +36,8 @@ def compute(ctx: Context) -> tuple[OsProposal, ...]:
     kernel = ctx.profile.hardware.kernel
     if storage.media is Media.HDD:
         case = "hdd-controller" if storage.has_protected_write_cache else "hdd"
+    elif storage.media is Media.NETWORK_SSD:
+        case = "network"
     else:
         case = "nvme" if storage.media is Media.NVME else "flash"
     names = SCHEDULERS[case]
@@ -61,7 +74,7 @@ def _commands(devices: DeviceClass, choices: dict[Generation, str]) -> tuple[str
             f'{{ grep -qw {marker} "$d/queue/scheduler" && echo {mq} || echo {legacy}; }}'
             ' > "$d/queue/scheduler"'
         )
-    return (device_loop(devices, write), f"grep . {devices.shell_glob}/queue/scheduler")
+    return (device_loop(devices, write), f"grep . {device_files(devices, 'queue/scheduler')}")
 
 
 def _udev_lines(devices: DeviceClass, choices: dict[Generation, str]) -> str:
@@ -143,6 +156,25 @@ RULE = OsRule(
                     "Use noop or deadline, never cfq, for MySQL on fast storage.",
                 ),
                 _EV_MANUAL,
+                *_EV_KERNEL,
+            ),
+        ),
+        "network": Case(
+            "{value}: the network volume orders requests itself",
+            _WHAT + "A network volume has no head to move, and the storage "
+            "service behind it queues and orders requests itself, so reordering them in the "
+            "kernel only adds latency to each round trip; {value} passes them straight "
+            "through, as the kernel already does for NVMe (how EBS appears on Nitro instances); "
+            "{kernel}.",
+            (
+                Evidence(
+                    "aws-ebs-nvme",
+                    "EBS volumes on Nitro-based instances are exposed as NVMe block devices.",
+                ),
+                Evidence(
+                    "dimitri-2012-schedulers",
+                    "Use noop or deadline, never cfq, for MySQL on fast storage.",
+                ),
                 *_EV_KERNEL,
             ),
         ),

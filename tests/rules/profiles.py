@@ -3,6 +3,7 @@
 import copy
 from typing import Any
 
+from rules.errors import ProfileError
 from rules.profile import Profile
 from rules.validation import parse_profile
 
@@ -40,13 +41,21 @@ def raw_profile(**overrides: Any) -> dict[str, Any]:
         node = raw
         *parents, leaf = path.split(".")
         for part in parents:
-            node = node[part]
+            node = node.setdefault(part, {})  # a section the example leaves out: added
         node[leaf] = value
     return raw
 
 
 def profile(**overrides: Any) -> Profile:
     return parse_profile(raw_profile(**overrides))
+
+
+def parse_or_errors(raw: Any) -> tuple[Profile | None, dict[str, list[str]]]:
+    """(the profile, {}) or (None, the errors by field path)."""
+    try:
+        return parse_profile(raw), {}
+    except ProfileError as refused:
+        return None, refused.errors
 
 
 def hdd(count: int, level: str, *, rpm: int = 7200, cache: str = "none") -> dict[str, Any]:
@@ -67,3 +76,18 @@ def flash(media: str, count: int = 1, level: str = "none") -> dict[str, Any]:
         "hardware.storage.raid_level": level,
         "hardware.storage.controller_cache": "none",
     }
+
+
+def network(
+    count: int = 1,
+    level: str = "none",
+    *,
+    volume_type: str | None = None,
+    iops: int | None = None,
+    mbps: int | None = None,
+) -> dict[str, Any]:
+    """Overrides for network volumes (unset figures left out)."""
+    given = {"volume_type": volume_type, "provisioned_iops": iops, "provisioned_mbps": mbps}
+    found: dict[str, Any] = flash("network_ssd", count, level)
+    found |= {f"hardware.storage.{k}": v for k, v in given.items() if v is not None}
+    return found

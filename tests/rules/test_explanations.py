@@ -114,7 +114,8 @@ def _default_note(seen: Seen, name: str, value: float) -> str:
 
 
 def _buffer_pool(seen: Seen) -> set[str]:
-    ram, pool = seen.profile.hardware.ram_bytes, seen.value
+    hardware = seen.profile.hardware
+    ram, pool = hardware.memory_bytes, seen.value  # RAM, or a lower memory limit
     workload = seen.profile.workload
     data = workload.data_size_bytes
     log_buffer = seen.result.setting("innodb_log_buffer_size")
@@ -124,7 +125,16 @@ def _buffer_pool(seen: Seen) -> set[str]:
     share = 0.75 if ram > 4 * GIB else 0.5
     target, sizing = target_pool(ram)
     seen.check("pool", bytes_for_people(pool))
-    seen.check("ram", bytes_for_people(ram))
+    if hardware.is_memory_limited:
+        seen.check(
+            "ram",
+            f"the {bytes_for_people(ram)} memory limit (the host has "
+            f"{bytes_for_people(hardware.ram_bytes)} of RAM)",
+        )
+        seen.check("memory", "the memory limit")
+    else:
+        seen.check("ram", bytes_for_people(ram))
+        seen.check("memory", "RAM")
     seen.check("left", bytes_for_people(ram - pool))  # what the pool leaves of RAM
     seen.check("pool_share", percent_text(pool / ram))  # the pool's own share of RAM
     seen.check("share", percent_text(share))  # the manual's sizing
@@ -146,7 +156,7 @@ def _buffer_pool(seen: Seen) -> set[str]:
         assert ram - budget.total < target
     return {
         "pool", "ram", "left", "pool_share", "share", "quarter", "reserve", "target", "budget",
-        "os", "log_buffer", "per_session", "sessions", "concurrency", "fit",
+        "os", "log_buffer", "per_session", "sessions", "concurrency", "fit", "memory",
     }  # fmt: skip
 
 
@@ -240,9 +250,19 @@ def _io_capacity(seen: Seen) -> set[str]:
             assert value == 10_000 < wanted
     if seen.case == "measured":
         assert value == int(writes * 0.25)
+    volume = seen.capability.volume
+    seen.check("budget", f"{int(writes * 0.25):,}")
+    seen.check("provisioned_share", "25%")
+    if seen.case == "provisioned":
+        assert volume is not None
+        assert value == min(round_readable(writes * (share or 0)), int(writes * 0.25))
+        assert value <= writes
     if seen.case == "floor":
         assert value == 100 > int(seen.facts["limit"].replace(",", ""))
-    return {"share", "portion", "writes", "value", "wanted", "limit", "measured_share", "default"}
+    return {
+        "share", "portion", "writes", "value", "wanted", "limit", "measured_share", "default",
+        "budget", "provisioned_share",
+    }  # fmt: skip
 
 
 def _io_capacity_max(seen: Seen) -> set[str]:
@@ -254,8 +274,12 @@ def _io_capacity_max(seen: Seen) -> set[str]:
     seen.check("value", f"{value:,.0f}")
     seen.check("writes", f"{writes:,.0f}")
     seen.check("max_share", "50%")
+    seen.check("doubled", f"{2 * capacity:,.0f}")
+    seen.check("budget", f"{int(writes * 0.5):,}")
     if seen.case == "measured":
         assert value == max(capacity, int(writes * 0.5))
+    elif seen.case == "provisioned":
+        assert value == max(capacity, min(2 * capacity, int(writes * 0.5)))
     else:
         assert value == 2 * capacity  # "twice io_capacity"
     if "default" in seen.facts:
@@ -265,7 +289,7 @@ def _io_capacity_max(seen: Seen) -> set[str]:
         assert (
             not seen.facts["left_out"] or f"run with {server_default:,} " in seen.facts["left_out"]
         )
-    return {"capacity", "value", "writes", "max_share", "default", "left_out"}
+    return {"capacity", "value", "writes", "max_share", "default", "left_out", "doubled", "budget"}
 
 
 def _read_threads(seen: Seen) -> set[str]:
@@ -342,6 +366,14 @@ def _fsyncs(seen: Seen) -> set[str]:
     return {"fsyncs"}
 
 
+def _neighbours(seen: Seen) -> set[str]:
+    volume = seen.capability.volume
+    if seen.case == "network":
+        assert volume is not None
+        seen.check("iops", f"{volume.iops:,.0f}")
+    return {"iops"}
+
+
 def _nothing(seen: Seen) -> set[str]:
     return set()
 
@@ -367,7 +399,7 @@ CHECKS: dict[str, Callable[[Seen], set[str]]] = {
     "dirty-pages-preflush-low-water-mark": _dirty_lwm,
     "flush-log-at-commit-from-durability": _fsyncs,
     "sync-binlog-from-durability": _nothing,
-    "flush-neighbors-by-media": _nothing,
+    "flush-neighbors-by-media": _neighbours,
 }
 # Numbers written into the templates themselves that name the value: the value must be them.
 VALUE_IN_TEXT: dict[str, tuple[str, ...]] = {

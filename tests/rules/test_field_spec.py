@@ -7,9 +7,26 @@ from rules.profile import Profile, Storage
 
 def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
     assert input_sections(Profile) == {
-        "": ("server", "hardware", "workload", "current", "options"),
+        "": (
+            "server",
+            "hardware",
+            "workload",
+            "current",
+            "options",
+            "probe",
+            "provenance",
+            "undetected",
+        ),
         "server": ("flavor", "version"),
-        "hardware": ("ram_gb", "cpu_cores", "storage", "filesystem", "kernel", "numa_nodes"),
+        "hardware": (
+            "ram_gb",
+            "cpu_cores",
+            "storage",
+            "filesystem",
+            "kernel",
+            "numa_nodes",
+            "memory_limit_gb",
+        ),
         "hardware.storage": (
             "media",
             "rpm",
@@ -18,6 +35,9 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
             "controller_cache",
             "flash_class",
             "measured_iops",
+            "volume_type",
+            "provisioned_iops",
+            "provisioned_mbps",
         ),
         "hardware.storage.measured_iops": ("random_read", "random_write"),
         "workload": (
@@ -29,11 +49,17 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
             "measured_throughput",
         ),
         "options": ("include_defaults",),
+        "probe": ("version",),
     }
 
 
 def test_a_section_that_may_be_none_or_has_a_default_is_optional() -> None:
-    assert optional_sections(Profile) == {"current", "hardware.storage.measured_iops", "options"}
+    assert optional_sections(Profile) == {
+        "current",
+        "hardware.storage.measured_iops",
+        "options",
+        "probe",
+    }
 
 
 def test_a_field_without_an_input_declaration_is_not_an_input() -> None:

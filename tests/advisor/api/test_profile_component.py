@@ -14,7 +14,7 @@ from advisor.api.profile_component import OPTIONAL_SECTIONS, profile_schema
 from rules.errors import ProfileError
 from rules.profile_fields import FIELDS, FieldSpec, Kind
 from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from tests.rules.profiles import network, raw_profile
 
 SCHEMA = profile_schema()
 
@@ -32,11 +32,14 @@ def _leaf_paths(schema: dict[str, Any], prefix: str = "") -> set[str]:
     paths = set()
     for name, sub in schema.get("properties", {}).items():
         path = f"{prefix}{name}"
-        if sub.get("type") == "object" and "properties" in sub and path != "current":
+        if sub.get("type") == "object" and "properties" in sub and path not in _WHOLE:
             paths |= _leaf_paths(sub, f"{path}.")
         elif path != "current":
             paths.add(path)
     return paths
+
+
+_WHOLE = ("current", "provenance")  # objects that are one field, not a section
 
 
 def test_the_schema_has_exactly_the_fields_of_the_table():
@@ -47,7 +50,14 @@ def test_the_schema_has_exactly_the_fields_of_the_table():
 def test_each_field_has_the_tables_type_range_choices_and_requiredness(spec: FieldSpec):
     section, field = _node(spec.path)
     in_optional = spec.path.rpartition(".")[0] in OPTIONAL_SECTIONS
-    if spec.kind is Kind.CHOICE:
+    if spec.kind is Kind.PROVENANCE:
+        entry = next(iter(field["properties"].values()))
+        assert entry["properties"]["source"]["enum"] == list(spec.choices)
+        assert entry["properties"]["from"]["maxLength"] == spec.max_length
+        assert field["maxProperties"] == spec.max_items
+    elif spec.kind is Kind.TEXT_LIST:
+        assert (field["maxItems"], field["items"]["maxLength"]) == (spec.max_items, spec.max_length)
+    elif spec.kind is Kind.CHOICE:
         assert field["enum"] == list(spec.choices)
     elif spec.choices:
         assert [str(c) for c in field["enum"]] == list(spec.choices)
@@ -114,6 +124,8 @@ def test_both_accept_the_bounds_and_refuse_just_outside_them(spec: FieldSpec):
         base["hardware.storage.measured_iops"] = {"random_read": 100, "random_write": 100}
     if spec.path == "hardware.storage.device_count":
         base["hardware.storage.raid_level"] = "raid0"
+    if spec.path.startswith("hardware.storage.provisioned_"):  # only for network volumes
+        base |= network()
     for value, expected in ((spec.minimum, True), (spec.maximum, True)):
         raw = raw_profile(**base, **{spec.path: value})
         assert _agree(raw) == (expected, expected), (spec.path, value)
@@ -122,7 +134,10 @@ def test_both_accept_the_bounds_and_refuse_just_outside_them(spec: FieldSpec):
         assert _agree(raw) == (False, False), (spec.path, value)
 
 
-@pytest.mark.parametrize("spec", [s for s in FIELDS if s.choices], ids=lambda s: s.path)
+CHOSEN = [s for s in FIELDS if s.choices and s.kind is not Kind.PROVENANCE]
+
+
+@pytest.mark.parametrize("spec", CHOSEN, ids=lambda s: s.path)
 def test_both_accept_every_choice_and_refuse_others(spec: FieldSpec):
     for choice in spec.choices:
         value = int(choice) if spec.kind is Kind.INTEGER else choice
