@@ -14,6 +14,12 @@ __all__ = ["FIELDS", "FIELDS_BY_PATH", "FieldSpec", "Kind"]
 
 FIELDS: tuple[FieldSpec, ...] = input_fields(Profile)
 FIELDS_BY_PATH: dict[str, FieldSpec] = {spec.path: spec for spec in FIELDS}
+# A probe's report about its own reading (probe.version, provenance, undetected): accepted and
+# echoed, but not a fact about the server that a form or a CSV column asks for.
+REPORT_SECTIONS = ("probe", "provenance", "undetected")
+REPORT_PATHS: frozenset[str] = frozenset(
+    spec.path for spec in FIELDS if spec.path.split(".", 1)[0] in REPORT_SECTIONS
+)
 
 # Which device counts each RAID level accepts (product contract: raid1/raid10 need an even count
 # >= 2, raid5 >= 3, raid6 >= 4).

@@ -25,6 +25,7 @@ from rules.profile_fields import (
     FIELDS,
     RAID_MIN_DEVICES,
     RAID_NEEDS_EVEN,
+    REPORT_PATHS,
     FieldSpec,
     Kind,
 )
@@ -42,9 +43,8 @@ _OPTIONAL_SECTIONS = optional_sections(Profile)
 _KERNEL = KERNEL_RELEASE  # the API's Profile schema publishes the same pattern
 # What a probe's provenance may name: every input field the wizard and the API take (not the
 # probe's own report), and the current configuration's parts.
-_REPORT = ("probe.", "provenance", "undetected")
 PROVENANCE_PATHS: tuple[str, ...] = (
-    *(spec.path for spec in FIELDS if not spec.path.startswith(_REPORT)),
+    *(spec.path for spec in FIELDS if spec.path not in REPORT_PATHS),
     *(f"current.{form}" for form in CURRENT_FORMS),
     *(f"current.os.{key}" for key in OS_KEYS),
 )

@@ -17,6 +17,8 @@ REFERENCE_MACHINES = {
     "seed004-8disk-raid10",
     "single-hdd",
     "nvme-modern",
+    "ebs-gp3",
+    "container-memory-limit",
 }
 
 

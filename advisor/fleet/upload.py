@@ -13,9 +13,13 @@ import json
 from typing import Any
 
 from advisor.fleet.services import BatchInvalid
-from rules.profile_fields import FIELDS, FIELDS_BY_PATH, Kind
+from rules.profile_fields import FIELDS, FIELDS_BY_PATH, REPORT_PATHS, Kind
 
-CSV_COLUMNS: tuple[str, ...] = ("name", *(spec.path for spec in FIELDS))
+# A probe's report (provenance, ...) is JSON-shaped and not a fact about the host: JSON only.
+CSV_COLUMNS: tuple[str, ...] = (
+    "name",
+    *(spec.path for spec in FIELDS if spec.path not in REPORT_PATHS),
+)
 
 
 def entries_from_upload(filename: str, data: bytes) -> list[Any]:

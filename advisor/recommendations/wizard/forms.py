@@ -24,7 +24,25 @@ from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, FieldSpec, Kind
 # How each closed value reads in a list; the values themselves are the schema's.
 CHOICE_LABELS: dict[str, dict[str, str]] = {
     "flavor": {"mysql": "MySQL", "percona": "Percona Server", "mariadb": "MariaDB"},
-    "media": {"hdd": "Hard disks (HDD)", "sata_ssd": "SATA SSD", "nvme": "NVMe SSD"},
+    "media": {
+        "hdd": "Hard disks (HDD)",
+        "sata_ssd": "SATA SSD",
+        "nvme": "NVMe SSD",
+        "network_ssd": "Network volume (EBS, Persistent Disk, Azure disk, SAN)",
+    },
+    "volume_type": {
+        "aws_gp2": "AWS EBS gp2",
+        "aws_gp3": "AWS EBS gp3",
+        "aws_io1": "AWS EBS io1",
+        "aws_io2": "AWS EBS io2 Block Express",
+        "gcp_pd_balanced": "Google Cloud pd-balanced",
+        "gcp_pd_ssd": "Google Cloud pd-ssd",
+        "gcp_hyperdisk_balanced": "Google Cloud Hyperdisk Balanced",
+        "azure_premium_ssd": "Azure Premium SSD (P30 figures)",
+        "azure_premium_ssd_v2": "Azure Premium SSD v2",
+        "azure_ultra_disk": "Azure Ultra Disk",
+        "san": "SAN volume",
+    },
     "rpm": {r: f"{int(r):,} rpm" for r in ("5400", "7200", "10000", "15000")},
     "raid_level": {
         "none": "None: a single device",
@@ -62,6 +80,7 @@ BLANK_LABELS = {
     "rpm": "Not known (7,200 rpm assumed)",
     "flash_class": "Not known (enterprise assumed)",
     "filesystem": "Not given",
+    "volume_type": "Not known (3,000 IOPS assumed unless provisioned IOPS are given)",
 }
 PLACEHOLDERS = {"version": "8.0.36", "kernel": "5.15"}
 BOOLEAN_CHOICES = [("false", "No"), ("true", "Yes")]
@@ -71,6 +90,9 @@ class RawField(forms.Field):
     """Keeps the posted text as it is; `parse_profile` is the only judge of it."""
 
     optional = False  # shown as "(optional)" next to the label
+    mark: Any = (
+        None  # a probe's mark (detected, measured, assumed) while it holds the probe's value
+    )
 
     def to_python(self, value: Any) -> str:
         return value if isinstance(value, str) else ""
@@ -181,6 +203,7 @@ class StepForm(forms.Form):
         errors: Mapping[str, list[str]],
         report: Collection[str] | None = None,
         check_url: str,
+        marks: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(data={name: draft.get(name, "") for name in step.names})
         self.step = step
@@ -192,6 +215,9 @@ class StepForm(forms.Form):
         for spec in step.specs:
             live = live_attrs(check_url, typing=not spec.choices)
             self.fields[spec.name] = field_for(spec, live)
+        for name, mark in (marks or {}).items():
+            if name in self.fields:
+                self.fields[name].mark = mark
 
     def groups(self) -> list[Group]:
         main = [self[name] for name in self.fields if name not in MEASURED]

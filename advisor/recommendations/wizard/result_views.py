@@ -21,6 +21,7 @@ from advisor.recommendations.wizard.display import (
     os_rows,
     setting_rows,
 )
+from advisor.recommendations.wizard.probe import report_rows
 from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draft_save
 from advisor.recommendations.wizard.summary import machine_summary
 from advisor.recommendations.wizard.views import is_fragment
@@ -49,6 +50,9 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
         "interval_meaning": interval_meaning(result.estimate),
         "permalink": _base_url(request) + result.permalink,
+        "probe": dict(
+            zip(("version", "rows", "undetected"), report_rows(result.inputs), strict=True)
+        ),
     }
     return TemplateResponse(request, "advisor/result.html", context)
 

@@ -18,7 +18,7 @@ from rules.current import CurrentParseError, parse_current
 from rules.current.kept import ECHO_META_KEYS, keep_read_variables
 from rules.errors import ProfileError
 from rules.profile import Profile
-from rules.profile_fields import FIELDS, FIELDS_BY_PATH, FieldSpec, Kind
+from rules.profile_fields import FIELDS, REPORT_PATHS, FieldSpec, Kind
 from rules.validation import parse_profile
 
 SESSION_KEY = "wizard_draft"
@@ -44,7 +44,7 @@ class Step:
 
     @property
     def specs(self) -> tuple[FieldSpec, ...]:
-        return tuple(FIELDS_BY_PATH[path] for path in self.paths)
+        return tuple(WIZARD_BY_PATH[path] for path in self.paths)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -65,8 +65,14 @@ def _step_of(path: str) -> str:
     return path.split(".", 1)[0]
 
 
+# The fields the steps ask for: every field of the schema but a probe's report about itself
+# (probe, provenance, undetected), which only a probe's document brings (see `probe_report`).
+WIZARD_FIELDS: tuple[FieldSpec, ...] = tuple(s for s in FIELDS if s.path not in REPORT_PATHS)
+WIZARD_BY_PATH: dict[str, FieldSpec] = {spec.path: spec for spec in WIZARD_FIELDS}
+
+
 def _paths(slug: str) -> tuple[str, ...]:
-    return tuple(spec.path for spec in FIELDS if _step_of(spec.path) == slug)
+    return tuple(spec.path for spec in WIZARD_FIELDS if _step_of(spec.path) == slug)
 
 
 STEPS: tuple[Step, ...] = (
@@ -86,6 +92,9 @@ STEPS: tuple[Step, ...] = (
 MEDIA_ONLY: dict[str, frozenset[str]] = {
     "rpm": frozenset({"hdd"}),
     "flash_class": frozenset({"sata_ssd", "nvme"}),
+    "volume_type": frozenset({"network_ssd"}),
+    "provisioned_iops": frozenset({"network_ssd"}),
+    "provisioned_mbps": frozenset({"network_ssd"}),
 }
 STEPS_BY_SLUG: dict[str, Step] = {step.slug: step for step in STEPS}
 
@@ -178,7 +187,7 @@ def _option_value(value: str) -> str:
 def draft_initial() -> dict[str, str]:
     """A fresh draft: the first choice of every required list, the schema's defaults."""
     draft = {CURRENT_FORM: PASTE_FORMS[0]}
-    for spec in FIELDS:
+    for spec in WIZARD_FIELDS:
         if spec.default is not None:
             draft[spec.name] = _text(spec.default)
         elif spec.kind is Kind.CHOICE and spec.required:
@@ -190,7 +199,7 @@ def draft_initial() -> dict[str, str]:
 def draft_from_profile(raw: Mapping[str, Any]) -> dict[str, str]:
     """The draft that reproduces a raw (or echoed) profile: presets and "change the inputs"."""
     draft = draft_initial()
-    for spec in FIELDS:
+    for spec in WIZARD_FIELDS:
         value = _dig(raw, spec.path)
         draft[spec.name] = "" if value is None else _text(value)
     current = raw.get("current")
@@ -226,10 +235,14 @@ def _text(value: object) -> str:
 # -- from the draft to the API's JSON, and its errors back onto fields ----------------------
 
 
-def raw_profile(draft: Mapping[str, str]) -> dict[str, Any]:
-    """The JSON the API would receive for this draft; empty fields are left out."""
+def raw_profile(
+    draft: Mapping[str, str], report: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The JSON the API would receive for this draft (and a probe's report); empty fields are
+    left out."""
     raw: dict[str, Any] = {"server": {}, "hardware": {"storage": {}}, "workload": {}}
-    for spec in FIELDS:
+    raw |= dict(report or {})
+    for spec in WIZARD_FIELDS:
         text = draft.get(spec.name, "").strip()
         media = draft.get("media", "").strip()
         if not text or (spec.name in MEDIA_ONLY and media not in MEDIA_ONLY[spec.name]):
@@ -262,13 +275,15 @@ def _typed(spec: FieldSpec, text: str) -> Any:
         return text
 
 
-def validate(draft: Mapping[str, str]) -> tuple[Profile | None, dict[str, list[str]]]:
+def validate(
+    draft: Mapping[str, str], report: Mapping[str, Any] | None = None
+) -> tuple[Profile | None, dict[str, list[str]]]:
     """The profile, or every problem keyed by draft field name (NON_FIELD for the rest)."""
     errors: dict[str, list[str]] = {}
     if PASTE_PROBLEM in draft:
         errors[CURRENT_TEXT] = [draft[PASTE_PROBLEM]]
     try:
-        profile = parse_profile(raw_profile(draft))
+        profile = parse_profile(raw_profile(draft, report))
     except ProfileError as problem:
         for path, messages in problem.errors.items():
             if field_name(path) != CURRENT_TEXT or PASTE_PROBLEM not in draft:
@@ -279,8 +294,8 @@ def validate(draft: Mapping[str, str]) -> tuple[Profile | None, dict[str, list[s
 
 def field_name(path: str) -> str:
     """The draft field an error path belongs to."""
-    if path in FIELDS_BY_PATH:
-        return FIELDS_BY_PATH[path].name
+    if path in WIZARD_BY_PATH:
+        return WIZARD_BY_PATH[path].name
     if path == "current" or path.startswith("current."):
         return CURRENT_TEXT
     if path == _STORAGE + "measured_iops":

@@ -10,7 +10,12 @@ Getter = Callable[[str], str]  # a draft value, shortened for display
 
 SHORT: dict[str, dict[str, str]] = {
     "flavor": {"mysql": "MySQL", "percona": "Percona Server", "mariadb": "MariaDB"},
-    "media": {"hdd": "HDD", "sata_ssd": "SATA SSD", "nvme": "NVMe"},
+    "media": {
+        "hdd": "HDD",
+        "sata_ssd": "SATA SSD",
+        "nvme": "NVMe",
+        "network_ssd": "network volume",
+    },
     "controller_cache": {
         "none": "no controller cache",
         "write_through": "write-through cache",
@@ -52,6 +57,7 @@ def machine_summary(draft: Mapping[str, str]) -> tuple[Line, ...]:
             _join(
                 " · ",
                 _unit(get("ram_gb"), "GB RAM"),
+                _unit(get("memory_limit_gb"), "GB", before="limit "),
                 _unit(get("cpu_cores"), "cores"),
                 _unit(get("numa_nodes"), "NUMA nodes"),
                 _unit(get("kernel"), "", before="Linux "),
@@ -76,8 +82,10 @@ def machine_summary(draft: Mapping[str, str]) -> tuple[Line, ...]:
 
 def _storage(get: Getter) -> str:
     media, count, raid = get("media"), get("device_count"), get("raid_level")
-    hdd = media == "HDD"
+    hdd, network = media == "HDD", media == "network volume"
     rpm, flash = ("", get("flash_class")) if not hdd else (_thousands(get("rpm")), "")
+    if network:  # the volume's own figures, not a drive's
+        flash = _join(" ", get("volume_type"), _unit(_thousands(get("provisioned_iops")), "IOPS"))
     disks = _join(" ", f"{count} ×" if count else "", _unit(rpm, "rpm"), flash, media)
     if raid and raid != "none":
         disks += f" in {raid.upper()}"

@@ -23,6 +23,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.index, name="index"),
     path("presets/<slug:slug>/", views.preset_load, name="preset"),
     path("wizard/reset/", views.wizard_reset, name="wizard-reset"),
+    path("wizard/probe/", views.probe_load, name="wizard-probe"),
     path("wizard/<slug:step>/", views.wizard_step, name="wizard-step"),
     path("wizard/<slug:step>/check/", views.wizard_check, name="wizard-check"),
     path("r/<result_id:recommendation_id>/", result_views.result_page, name="result"),

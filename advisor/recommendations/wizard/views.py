@@ -17,6 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect, push_url
 
 from advisor.page_limits import page_limited
 from advisor.recommendations.services import recommendation_create
+from advisor.recommendations.wizard import probe
 from advisor.recommendations.wizard.display import short_citation
 from advisor.recommendations.wizard.forms import StepForm
 from advisor.recommendations.wizard.presets import PRESETS, PRESETS_BY_SLUG
@@ -57,10 +58,37 @@ def is_fragment(request: HttpRequest) -> bool:
 
 @require_GET
 def index(request: HttpRequest) -> TemplateResponse:
+    return _index(request)
+
+
+def _index(request: HttpRequest, *, problem: str = "", pasted: str = "") -> TemplateResponse:
     started = SESSION_KEY in request.session
     presets = [(p, short_citation(p.source) if p.source else "") for p in PRESETS]
-    context = {"presets": presets, "started": started, "first_step": STEPS[0]}
-    return TemplateResponse(request, "advisor/index.html", context)
+    context = {
+        "presets": presets,
+        "started": started,
+        "first_step": STEPS[0],
+        "probe_problem": problem,
+        "probe_pasted": pasted,
+        "probe_max_kib": probe.MAX_PROBE_BYTES // 1024,
+    }
+    return TemplateResponse(request, "advisor/index.html", context, status=400 if problem else 200)
+
+
+@require_POST
+@page_limited
+def probe_load(request: HttpRequest) -> HttpResponse:
+    """Start from a probe: its JSON, pasted or uploaded, opens the steps pre-filled and marked."""
+    try:
+        text = probe.document_text(request.POST, request.FILES)
+        draft, report = probe.start_from(probe.read_document(text))
+    except probe.ProbeRefused as refused:
+        pasted = request.POST.get(probe.PASTE, "")
+        keep = pasted if isinstance(pasted, str) and len(pasted) <= probe.MAX_PROBE_BYTES else ""
+        return _index(request, problem=str(refused), pasted=keep)
+    draft_save(request.session, draft)
+    request.session[probe.SESSION_KEY] = report
+    return redirect("wizard-step", step=STEPS[0].slug)
 
 
 @require_POST
@@ -71,6 +99,7 @@ def preset_load(request: HttpRequest, slug: str) -> HttpResponse:
     if preset is None:
         raise Http404("no such preset")
     draft_save(request.session, draft_from_profile(preset.profile))
+    request.session.pop(probe.SESSION_KEY, None)
     if request.POST.get("go") == "edit":
         return redirect("wizard-step", step=STEPS[0].slug)
     result = recommendation_create(profile=parse_profile(preset.profile))
@@ -81,6 +110,7 @@ def preset_load(request: HttpRequest, slug: str) -> HttpResponse:
 @page_limited
 def wizard_reset(request: HttpRequest) -> HttpResponse:
     draft_save(request.session, draft_initial())
+    request.session.pop(probe.SESSION_KEY, None)
     return redirect("wizard-step", step=STEPS[0].slug)
 
 
@@ -109,6 +139,10 @@ def wizard_step(request: HttpRequest, step: str) -> HttpResponse:
     if profile is None:  # an earlier step is incomplete (e.g. an expired session)
         first = first_step_with_errors(errors) or STEPS[0]
         return _goto(request, first, check=True)
+    report = probe.profile_report(request.session, draft)
+    if report:  # the probe's report, for the fields that kept its values
+        reported, _ = validate(draft, report)
+        profile = reported or profile
     result = recommendation_create(profile=profile)
     if is_fragment(request):
         return HttpResponseClientRedirect(result.permalink)
@@ -126,7 +160,9 @@ def wizard_check(request: HttpRequest, step: str) -> HttpResponse:
     _, errors = validate(draft)
     trigger = request.htmx.trigger_name or ""
     names = next((group for group in RELATED if trigger in group), {trigger})
-    form = _form(current, draft, errors, report=names)
+    form = _form(
+        current, draft, errors, report=names, marks=probe.marks_for(request.session, draft)
+    )
     fields = [form[name] for name in current.names if name in names]
     context = {"fields": fields, "summary": machine_summary(draft), "step": current}
     return TemplateResponse(request, "advisor/wizard.html#check", context)
@@ -145,10 +181,11 @@ def _form(
     errors: dict[str, list[str]],
     *,
     report: Collection[str] | None,
+    marks: dict[str, probe.Mark] | None = None,
 ) -> StepForm:
     check_url = reverse("wizard-check", kwargs={"step": step.slug})
     shown = step_errors(errors, step)
-    return StepForm(step, draft, errors=shown, report=report, check_url=check_url)
+    return StepForm(step, draft, errors=shown, report=report, check_url=check_url, marks=marks)
 
 
 def _render_step(
@@ -160,7 +197,8 @@ def _render_step(
     report_all: bool,
 ) -> TemplateResponse:
     typed = {name for name in step.names if draft.get(name, "").strip()}
-    form = _form(step, draft, errors, report=None if report_all else typed)
+    marks = probe.marks_for(request.session, draft)
+    form = _form(step, draft, errors, report=None if report_all else typed, marks=marks)
     previous, following = neighbours(step)
     context = {
         "steps": STEPS,
@@ -171,6 +209,7 @@ def _render_step(
         "summary": machine_summary(draft),
         "complete": not errors,
         "fragment": is_fragment(request),
+        "undetected": probe.undetected(request.session),
     }
     template = "advisor/wizard.html#step" if is_fragment(request) else "advisor/wizard.html"
     return TemplateResponse(request, template, context)

@@ -56,8 +56,8 @@ VOID_MEASUREMENT = {_STORAGE + "measured_iops": None}  # fio figures of the old 
 
 
 def _bbu(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
-    if storage.get("controller_cache") == "write_back_bbu":
-        return None
+    if storage.get("controller_cache") == "write_back_bbu" or storage.get("media") == "network_ssd":
+        return None  # already there, or a network volume: no RAID controller of ours
     changes = {**VOID_MEASUREMENT, _STORAGE + "controller_cache": "write_back_bbu"}
     return "Add a battery-backed cache", "With BBU cache", changes
 

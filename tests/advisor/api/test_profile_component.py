@@ -158,3 +158,43 @@ def test_whatever_the_schema_refuses_validation_refuses_too(ram, version, kernel
     )
     schema_ok, valid = _agree(raw)
     assert valid <= schema_ok  # valid data is always schema-valid
+
+
+_ENTRY = st.fixed_dictionaries(
+    {"source": st.sampled_from(["detected", "measured", "assumed", "guessed"])},
+    optional={"from": st.text(max_size=210), "extra": st.integers()},
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    provenance=st.one_of(
+        st.none(),
+        st.text(max_size=5),
+        st.dictionaries(
+            st.one_of(st.sampled_from(["hardware.ram_gb", "current.os.swappiness"]), st.text()),
+            _ENTRY,
+            max_size=4,
+        ),
+    ),
+    undetected=st.one_of(st.none(), st.lists(st.text(max_size=210), max_size=3), st.integers()),
+    version=st.one_of(st.none(), st.text(max_size=45), st.integers()),
+    media=st.sampled_from(["nvme", "network_ssd"]),
+    iops=st.one_of(st.none(), st.integers(-5, 5_000_000), st.floats(), st.text(max_size=3)),
+    limit=st.one_of(st.none(), st.floats(), st.integers(-1, 20_000)),
+)
+def test_the_probe_fields_agree_between_schema_and_validation(
+    provenance, undetected, version, media, iops, limit
+):
+    raw = raw_profile(
+        **{
+            "hardware.storage": {"media": media, "device_count": 1, "raid_level": "none"},
+            "hardware.memory_limit_gb": limit,
+        }
+    )
+    raw["hardware"]["storage"]["provisioned_iops"] = iops
+    raw |= {"provenance": provenance, "undetected": undetected}
+    if version is not None:
+        raw["probe"] = {"version": version}
+    schema_ok, valid = _agree(raw)
+    assert valid <= schema_ok  # what validation accepts, the published schema accepts

@@ -5,7 +5,11 @@ import pytest
 
 from advisor.recommendations.wizard.forms import CHOICE_LABELS, StepForm, choices_for
 from advisor.recommendations.wizard.steps import STEPS, STEPS_BY_SLUG, draft_initial
-from rules.profile_fields import FIELDS, MAX_CURRENT_TEXT_BYTES, Kind
+from rules.profile_fields import FIELDS as ALL_FIELDS
+from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, REPORT_PATHS, Kind
+
+# A probe's report (provenance, ...) comes only with a probe's document, not from a form.
+FIELDS = [spec for spec in ALL_FIELDS if spec.path not in REPORT_PATHS]
 
 
 def form_for(slug: str, **errors: list[str]) -> StepForm:

@@ -1,0 +1,235 @@
+"""Start from a probe: a probe's JSON opens the steps pre-filled, each field marked.
+
+The document is read as the API reads it (`parse_profile` judges it); its report about itself
+(probe, provenance, undetected) must be valid, since the steps show it, while a missing or wrong
+server field is left for the steps to ask about. The session keeps the draft, as for any start,
+and the report beside it: the marks of the pre-filled fields (with the value each had), what
+the probe could not detect, and its version. A mark stays only while its field keeps the probe's
+value, and so does its provenance entry in the profile sent when the steps are done.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.sessions.backends.base import SessionBase
+from django.core.files.uploadedfile import UploadedFile
+
+from advisor.recommendations.wizard.steps import (
+    CURRENT_TEXT,
+    DRAFT_FIELD_CHARS,
+    WIZARD_BY_PATH,
+    WIZARD_FIELDS,
+    draft_from_profile,
+    paste_text,
+)
+from rules.errors import ProfileError
+from rules.profile_fields import REPORT_SECTIONS
+from rules.validation import parse_profile
+
+SESSION_KEY = "wizard_probe"
+# A probe's document is a profile plus its report: 200 provenance entries of 200 characters and
+# 100 undetected texts make about 100 KB; a pasted current configuration adds more. 512 KiB holds
+# both with room and stays far below DATA_UPLOAD_MAX_MEMORY_SIZE (advisor/settings.py).
+MAX_PROBE_BYTES = 512 * 1024
+PASTE, UPLOAD = "probe_json", "probe_file"
+SOURCE_LABELS = {
+    "detected": "detected",
+    "measured": "measured",
+    "assumed": "assumed",
+    "given": "from the probe",  # in the document, with no provenance entry
+}
+
+
+# The provenance of the current configuration the steps carry (as a pasted my.cnf).
+_PASTED = ("current.variables", "current.mycnf", "current.show_variables")
+
+
+class ProbeRefused(Exception):
+    """Why a document cannot start the wizard, in one sentence naming what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    source: str  # a SOURCE_LABELS key
+    origin: str  # the probe's "from", shown as a hint
+    label: str
+
+
+def document_text(posted: Mapping[str, Any], files: Mapping[str, UploadedFile]) -> str:
+    """The uploaded file's text, else the pasted text; ProbeRefused when too large or unreadable."""
+    upload = files.get(UPLOAD)
+    if upload is not None and upload.size:
+        if upload.size > MAX_PROBE_BYTES:
+            raise ProbeRefused(_too_large("The uploaded file"))
+        data = upload.read(MAX_PROBE_BYTES + 1)
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ProbeRefused("The uploaded file is not UTF-8 text.") from None
+    text = posted.get(PASTE, "")
+    text = text if isinstance(text, str) else ""
+    if len(text.encode("utf-8")) > MAX_PROBE_BYTES:
+        raise ProbeRefused(_too_large("The pasted text"))
+    if not text.strip():
+        raise ProbeRefused("Paste the probe's JSON or choose its file.")
+    return text
+
+
+def _too_large(what: str) -> str:
+    return f"{what} is larger than {MAX_PROBE_BYTES // 1024} KiB; a probe's JSON is far smaller."
+
+
+def read_document(text: str) -> dict[str, Any]:
+    try:
+        document = json.loads(text)
+    except (ValueError, RecursionError) as problem:
+        where = f" (line {problem.lineno})" if isinstance(problem, json.JSONDecodeError) else ""
+        raise ProbeRefused(f"This is not valid JSON{where}.") from None
+    if not isinstance(document, dict):
+        raise ProbeRefused("A probe's JSON is one object, {...}, with server and hardware.")
+    return document
+
+
+def _report_problems(document: Mapping[str, Any]) -> list[str]:
+    """The errors of the probe's report itself, as 'path: message' lines."""
+    try:
+        parse_profile(document)
+    except ProfileError as refused:
+        return [
+            f"{path}: {'; '.join(messages)}"
+            for path, messages in refused.errors.items()
+            if path.split(".", 1)[0].split("[", 1)[0] in REPORT_SECTIONS
+        ]
+    return []
+
+
+def start_from(document: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+    """(the draft, the report the session keeps) for a probe's document."""
+    problems = _report_problems(document)
+    if problems:
+        raise ProbeRefused("The probe's report is not valid: " + " ".join(problems[:3]))
+    draft = draft_from_profile(_as_paste(document))
+    provenance = document.get("provenance") or {}
+    marks: dict[str, dict[str, str]] = {}
+    for spec in WIZARD_FIELDS:
+        if _dig(document, spec.path) is None:
+            continue
+        entry = provenance.get(spec.path, {})
+        marks[spec.path] = {
+            "source": entry.get("source", "given"),
+            "from": entry.get("from", ""),
+            "value": draft.get(spec.name, "")[:DRAFT_FIELD_CHARS],  # as the session keeps it
+        }
+    pasted = [p for p in provenance if p.startswith(_PASTED)]
+    if draft.get(CURRENT_TEXT, "").strip() and pasted:
+        entry = provenance[pasted[0]]
+        marks["current"] = {"source": entry["source"], "from": entry.get("from", ""), "value": ""}
+    report = {
+        "probe": document.get("probe"),
+        "undetected": list(document.get("undetected") or []),
+        "marks": marks,
+        "provenance": provenance,
+    }
+    return draft, report
+
+
+def _as_paste(raw: dict[str, Any]) -> dict[str, Any]:
+    """`current.variables` as the my.cnf text the paste step holds (the steps take no OS
+    settings, so `current.os` is not carried)."""
+    current = raw.get("current")
+    if isinstance(current, Mapping) and isinstance(current.get("variables"), Mapping):
+        variables = {str(k): str(v) for k, v in current["variables"].items()}
+        return {**raw, "current": {"mycnf": paste_text("mycnf", variables)}}
+    return raw
+
+
+def _dig(raw: Mapping[str, Any], path: str) -> Any:
+    node: Any = raw
+    for part in path.split("."):
+        if not isinstance(node, Mapping):
+            return None
+        node = node.get(part)
+    return node
+
+
+def report_of(session: SessionBase) -> dict[str, Any] | None:
+    stored = session.get(SESSION_KEY)
+    return stored if isinstance(stored, dict) else None
+
+
+def marks_for(session: SessionBase, draft: Mapping[str, str]) -> dict[str, Mark]:
+    """Draft field name -> its mark, for the fields that still hold the probe's value."""
+    report = report_of(session)
+    if report is None:
+        return {}
+    found: dict[str, Mark] = {}
+    for path, mark in report.get("marks", {}).items():
+        if path == "current":
+            if draft.get(CURRENT_TEXT, "").strip():
+                found[CURRENT_TEXT] = _mark(mark)
+            continue
+        spec = WIZARD_BY_PATH.get(path)
+        if spec is not None and draft.get(spec.name, "") == mark.get("value"):
+            found[spec.name] = _mark(mark)
+    return found
+
+
+def _mark(entry: Mapping[str, str]) -> Mark:
+    source = entry.get("source", "given")
+    return Mark(source, entry.get("from", ""), SOURCE_LABELS.get(source, source))
+
+
+def profile_report(session: SessionBase, draft: Mapping[str, str]) -> dict[str, Any]:
+    """The report to send with the finished steps: provenance only of unchanged fields."""
+    report = report_of(session)
+    if report is None:
+        return {}
+    kept = marks_for(session, draft)
+    names = {spec.path: spec.name for spec in WIZARD_FIELDS}
+    provenance = {
+        path: entry
+        for path, entry in report.get("provenance", {}).items()
+        if names.get(path) in kept or (path.startswith(_PASTED) and CURRENT_TEXT in kept)
+    }
+    out: dict[str, Any] = {}
+    if report.get("probe"):
+        out["probe"] = report["probe"]
+    if provenance:
+        out["provenance"] = provenance
+    if report.get("undetected"):
+        out["undetected"] = report["undetected"]
+    return out
+
+
+def undetected(session: SessionBase) -> list[str]:
+    report = report_of(session)
+    return list(report.get("undetected", [])) if report else []
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRow:
+    field: str  # the field's label, or its path
+    path: str
+    mark: Mark
+
+
+def report_rows(inputs: Mapping[str, Any]) -> tuple[str, tuple[ReportRow, ...], tuple[str, ...]]:
+    """A stored result's probe report for its page: (probe version, provenance rows, what the
+    probe could not detect); empty when the inputs came from no probe."""
+    probe = inputs.get("probe")
+    version = str(probe.get("version", "")) if isinstance(probe, Mapping) else ""
+    provenance = inputs.get("provenance")
+    rows: list[ReportRow] = []
+    if isinstance(provenance, Mapping):
+        for path, entry in provenance.items():
+            if isinstance(entry, Mapping):
+                spec = WIZARD_BY_PATH.get(str(path))
+                label = spec.label if spec is not None else str(path)
+                rows.append(ReportRow(label, str(path), _mark(entry)))
+    found = inputs.get("undetected")
+    missing = tuple(str(item) for item in found) if isinstance(found, list) else ()
+    return version, tuple(rows), missing
