@@ -154,7 +154,8 @@ CLOUD_MODELS = (
     ("nvme_card-pd", "gcp", "Google Persistent Disk (NVMe)"),
     ("virtual disk", "azure", "Azure managed disk"),
 )
-LOCAL_CLOUD_MODELS = ("amazon ec2 nvme instance storage", "ephemeraldisk", "nvme_card")
+# Local instance storage is not a network volume: "Amazon EC2 NVMe Instance Storage", Google's
+# local SSD "nvme_card" / "EphemeralDisk" match none of the models above and read as local flash.
 
 # Hardware RAID logical drives by their SCSI vendor/model (lsscsi shows them so):
 #   MegaRAID / PERC virtual drives: vendor AVAGO, LSI, DELL or BROADCOM, model the card's
@@ -920,7 +921,7 @@ def _cloud_of(leaves: list) -> tuple | None:
     for leaf in leaves:
         model = leaf.get("model", "").lower()
         for needle, provider, label in CLOUD_MODELS:
-            if needle in model and not any(local in model for local in LOCAL_CLOUD_MODELS[:1]):
+            if needle in model:
                 if provider == "azure" and leaf.get("vendor", "").lower() != "msft":
                     continue
                 return provider, label, leaf.get("model", "")

@@ -3,11 +3,12 @@ with a battery (write-back and learn cycle, through StorCLI; and through MegaCLI
 Array, Adaptec, an EBS NVMe volume and a cgroup v2 container. Expected values are the
 machines' own, as each fixture's README describes them."""
 
+import shutil
 from typing import Any
 
 import pytest
 
-from tests.probe.run import fixture_run, source, storage
+from tests.probe.run import FIXTURES, fixture_run, run_probe, source, storage
 
 CASES: list[tuple[str, dict[str, Any]]] = [
     ("md-raid10", {"media": "hdd", "raid_level": "raid10", "device_count": 4}),
@@ -163,3 +164,32 @@ def test_every_provenance_path_is_a_field_the_profile_has() -> None:
             assert 0 < len(entry["from"]) <= 200
         assert all(0 < len(line) <= 200 for line in profile["undetected"])
         assert profile["probe"]["version"]
+
+
+@pytest.mark.parametrize(
+    ("vendor", "model", "media", "label"),
+    [
+        # Google Persistent Disk on SCSI: vendor Google, model PersistentDisk (disk-symlinks doc)
+        ("Google  ", "PersistentDisk  ", "network_ssd", "Google Persistent Disk"),
+        ("", "nvme_card-pd", "network_ssd", "Google Persistent Disk (NVMe)"),
+        # Azure managed disk: vendor Msft, model Virtual Disk (Azure device-name troubleshooting)
+        ("Msft    ", "Virtual Disk    ", "network_ssd", "Azure managed disk"),
+        # Local instance storage stays local flash (AWS instance store, Google local SSD)
+        ("", "Amazon EC2 NVMe Instance Storage", "nvme", None),
+        ("", "nvme_card", "nvme", None),
+    ],
+)
+def test_cloud_volumes_are_told_apart_from_local_instance_storage(
+    tmp_path, vendor: str, model: str, media: str, label: str | None
+) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(FIXTURES / "ebs-nvme", tree)
+    device = tree / "sys/block/nvme1n1/device"
+    (device / "model").write_text(model + "\n")
+    if vendor:
+        (device / "vendor").write_text(vendor + "\n")
+    run = run_probe("--root", str(tree), "--datadir", "/var/lib/mysql", path="/nonexistent")
+    run.no_traceback()
+    assert storage(run.profile)["media"] == media
+    origin = run.profile["provenance"]["hardware.storage.media"]["from"]
+    assert (label in origin) if label else ("queue/rotational=0" in origin)
