@@ -342,12 +342,12 @@ def _cpu_quota(host: Host) -> tuple:
             fields = text.split()
             if len(fields) == 2 and fields[0].isdigit() and fields[1].isdigit():
                 found.append((int(fields[0]) / max(1, int(fields[1])), f"cgroup v2 {file}"))
-    for controller in ("cpu", "cpu,cpuacct"):
-        if controller not in paths:
-            continue
-        mount = "/sys/fs/cgroup/" + controller
-        quotas = _walk_up(host, mount, paths[controller], "cpu.cfs_quota_us")
-        periods = dict(_walk_up(host, mount, paths[controller], "cpu.cfs_period_us"))
+    # v1 mounts the cpu controller as cpu,cpuacct (with a `cpu` link on most distributions)
+    mounts = ("cpu", "cpu,cpuacct", "cpuacct,cpu")
+    mount = next((f"/sys/fs/cgroup/{m}" for m in mounts if host.exists(f"/sys/fs/cgroup/{m}")), "")
+    if "cpu" in paths and mount:
+        quotas = _walk_up(host, mount, paths["cpu"], "cpu.cfs_quota_us")
+        periods = dict(_walk_up(host, mount, paths["cpu"], "cpu.cfs_period_us"))
         for file, text in quotas:
             period = periods.get(file.replace("cfs_quota_us", "cfs_period_us"), "")
             if text.lstrip("-").isdigit() and int(text) > 0 and period.isdigit():

@@ -56,6 +56,7 @@ CASES: list[tuple[str, dict[str, Any]]] = [
     ),
     ("ebs-nvme", {"media": "network_ssd", "raid_level": "none", "device_count": 1}),
     ("cgroup-v2-container", {"media": "nvme", "raid_level": "none", "device_count": 1}),
+    ("cgroup-v1-container", {"media": "nvme", "raid_level": "none", "device_count": 1}),
 ]
 
 
@@ -193,3 +194,11 @@ def test_cloud_volumes_are_told_apart_from_local_instance_storage(
     assert storage(run.profile)["media"] == media
     origin = run.profile["provenance"]["hardware.storage.media"]["from"]
     assert (label in origin) if label else ("queue/rotational=0" in origin)
+
+
+def test_a_cgroup_v1_limit_is_read_under_the_process_cgroup_path() -> None:
+    profile = fixture_run("cgroup-v1-container").profile
+    hardware = profile["hardware"]
+    assert hardware["memory_limit_gb"] == 8.0  # memory.limit_in_bytes 8589934592
+    assert hardware["cpu_cores"] == 2  # cfs quota 150000 / period 100000, rounded up
+    assert "docker/3f1c9a" in profile["provenance"]["hardware.cpu_cores"]["from"]

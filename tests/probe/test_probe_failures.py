@@ -169,3 +169,24 @@ def test_a_variables_file_of_garbage_is_refused_by_name(tmp_path: Path) -> None:
     assert run.code == 3
     assert "--variables-file garbage.bin: no variables in the output" in run.stderr
     assert "server" not in run.profile
+
+
+def test_fio_refuses_a_test_file_the_free_space_cannot_spare(tmp_path: Path) -> None:
+    """The file may take at most a quarter of the free space (FIO_MAX_SHARE_OF_FREE)."""
+    free = shutil.disk_usage(tmp_path).free
+    size_gib = free // 4 // 1024**3 + 1  # just over a quarter of the free space
+    if size_gib > 64:
+        pytest.fail(f"{free} bytes free: more than --fio-size's 64G maximum can refuse")
+    run = run_probe(
+        "--fio",
+        "--fio-size",
+        f"{size_gib}G",
+        "--datadir",
+        str(tmp_path),
+        "--variables-file",
+        "/dev/null",  # no server here: this test is about the disk
+    )
+    run.no_traceback()
+    assert run.code == 3
+    assert any("fio refused" in line for line in run.profile["undetected"])
+    assert list(tmp_path.iterdir()) == []
