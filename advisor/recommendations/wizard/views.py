@@ -44,7 +44,7 @@ from rules.validation import parse_profile
 # A change to one of these fields re-checks the others of its group (cross-field rules).
 RELATED = [
     {"device_count", "raid_level"},
-    {"media", "rpm", "flash_class"},
+    {"media", "rpm", "flash_class", "volume_type", "provisioned_iops", "provisioned_mbps"},
     {"random_read", "random_write"},
     {CURRENT_FORM, CURRENT_TEXT},
 ]
