@@ -11,6 +11,7 @@ from advisor.calibration_admin import api_views as measurements
 from advisor.fleet import api_views as batches
 from advisor.recommendations import api_views as recommendations
 from advisor.reference import api_views as reference
+from advisor.reference.probe_views import probe_download
 
 R = recommendations
 api_v1: list[URLPattern | URLResolver] = [
@@ -39,6 +40,7 @@ api_v1: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
+    path("probe", probe_download, name="probe"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("calibration/", include("advisor.calibration_admin.urls")),
