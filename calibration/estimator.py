@@ -1,5 +1,6 @@
 """The calibrated estimator the engine calls: an 80% interval and per-setting effects."""
 
+import math
 from collections.abc import Mapping
 from functools import cached_property
 
@@ -151,8 +152,8 @@ class CalibratedEstimator:
             low, high = widened(low, high)
         return Estimate(
             unit=UNITS[kind],
-            low=_round(np.exp(centre + low)),
-            high=_round(np.exp(centre + high)),
+            low=_round(math.exp(centre + low)),
+            high=_round(math.exp(centre + high)),
             interval=INTERVAL,
             bottleneck=bottleneck,
             in_domain=inside,
@@ -169,8 +170,8 @@ class CalibratedEstimator:
             low, high = widened(low, high)
         return Estimate(
             unit="x",
-            low=_round(np.exp(centre + low)),
-            high=_round(np.exp(centre + high)),
+            low=_round(math.exp(centre + low)),
+            high=_round(math.exp(centre + high)),
             interval=INTERVAL,
             bottleneck=bottleneck,
             in_domain=inside,
@@ -221,5 +222,5 @@ def _round(value: float) -> float:
     """Three significant figures: an estimate is not more precise than that."""
     if value <= 0:
         return 0.0
-    digits = 3 - int(np.floor(np.log10(value))) - 1
+    digits = 3 - math.floor(math.log10(value)) - 1
     return float(round(value, digits))
