@@ -35,7 +35,9 @@ SCHEDULER_IO_FACTOR: dict[str, float] = {"cfq": 0.43, "anticipatory": 0.22, "bfq
 # 12-20% (callaghan-2009-google-wiki); on flash the gain was smaller (percona-2009-readahead).
 READ_AHEAD_ON_IO_FACTOR = {"array": 0.87, "flash": 0.95, "single": 1.0}
 # O_DIRECT_NO_FSYNC tripled IO-bound updates on fast flash (callaghan-2013-odirect-no-fsync:
-# 30265 vs 10379 updates/s); behind a protected cache the fsync is already cheap.
+# 30265 vs 10379 updates/s); behind a protected cache the fsync is already cheap. A measured
+# write rate (fio's direct writes, or a volume's provisioned IOPS) already has no fsync in it,
+# so the factor applies to the device model's rates only.
 NO_FSYNC_WRITE_FACTOR = 2.9
 DEFAULT_MAX_DIRTY_PCT = 90.0
 # The configuration names situation_of_profile reads; other settings have no term in the model.
@@ -255,7 +257,7 @@ def arrays_of_profile(
     dozen configurations per result), and each block of columns is one numpy array."""
     machine = situation_of_profile(profile, {}, year=year, corrections=corrections)
     storage = profile.hardware.storage
-    flash_no_fsync = storage.media is not Media.HDD and not storage.has_protected_write_cache
+    flash_no_fsync = _fsync_costs_writes(storage)
     layout = _layout(storage)
     kind = machine.kind
     binlog = machine.binlog
@@ -442,8 +444,8 @@ def _situation(
         read_iops *= math.exp(corrections.get(f"{storage.media.value}_read", 0.0))
         write_iops *= math.exp(corrections.get(f"{storage.media.value}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
-    if no_fsync and storage.media is not Media.HDD and not storage.has_protected_write_cache:
-        write_iops *= NO_FSYNC_WRITE_FACTOR  # measured on flash; a disk's seek dwarfs the fsync
+    if no_fsync and _fsync_costs_writes(storage):
+        write_iops *= NO_FSYNC_WRITE_FACTOR
     io_factor = _io_factor(storage, _layout(storage), kind, read_ahead_on, scheduler)
     return Situation(
         kind=kind,
@@ -466,6 +468,16 @@ def _situation(
         redo_mb=redo_mb,
         io_capacity_max=io_capacity_max,
         change_buffer=change_buffer,
+    )
+
+
+def _fsync_costs_writes(storage: Storage) -> bool:
+    """Whether skipping the data files' fsync speeds up the modelled page writes: on flash
+    (a disk's seek dwarfs the fsync), with no protected cache, and not for a measured rate."""
+    return (
+        storage.media is not Media.HDD
+        and not storage.has_protected_write_cache
+        and storage.measured_iops is None
     )
 
 

@@ -32,6 +32,7 @@ calibration.fit.BOUNDS.
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration.benchmarks import (
     ACCESS_CODES,
@@ -67,6 +68,10 @@ SHARED = (
     "delta",
     "beta",
 )
+# innodb_change_buffer_max_size: the change buffer may grow to 25% of the buffer pool by default
+# (https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_change_buffer_max_size;
+# MariaDB the same until 10.11, https://mariadb.com/kb/en/innodb-system-variables/).
+CHANGE_BUFFER_MAX_SHARE = 0.25
 PAGE_BYTES = 16384.0
 MIB = 1024.0 * 1024.0
 
@@ -141,7 +146,7 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         parallel = np.minimum(x["concurrency"], x["cores"])
         era = delta * (x["year"] - REFERENCE_YEAR)
         settings = np.log(x["io_factor"]) + log_per_second
-        miss = miss_rate(skew, x["pool_to_data"], x["access"])
+        miss = miss_rate(skew, data_pool_share(x, kind), x["access"])
         write_set = np.where(skewed_access, write_set_skewed, 0.0)
         combine = write_combining(x, redo_per_change, write_set)
         log_miss = np.log(miss)
@@ -191,6 +196,17 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
     if np.ndim(params) == 1:
         return tuple(np.asarray(t[0], dtype=np.float64) for t in terms)
     return tuple(np.asarray(t, dtype=np.float64) for t in terms)
+
+
+def data_pool_share(x: dict[str, FloatArray], kind: npt.NDArray[np.int_]) -> FloatArray:
+    """The pool's share of the data left for data pages: the change buffer keeps its
+    buffered secondary-index changes in buffer pool pages, up to CHANGE_BUFFER_MAX_SHARE of
+    the pool, and only for pages not in the pool (so never more than the data left out).
+    A workload that changes nothing, or a release that buffers nothing, keeps the whole pool."""
+    share = x["pool_to_data"]
+    buffering = (x["change_buffer"] > 0) & (_WRITES[kind] > 0) & (share < 1.0)
+    held = np.maximum((1.0 - CHANGE_BUFFER_MAX_SHARE) * share, 2.0 * share - 1.0)
+    return np.asarray(np.where(buffering, held, share), dtype=np.float64)
 
 
 def write_combining(

@@ -5,8 +5,10 @@ from calibration.benchmarks import ACCESS_CODES, BENCHMARKS
 from calibration.features import Situation, as_arrays
 from calibration.fit import BOUNDS, prior_vector
 from calibration.model import (
+    CHANGE_BUFFER_MAX_SHARE,
     LAYOUT,
     capacities,
+    data_pool_share,
     miss_rate,
     predict_log,
     predict_with_bottleneck,
@@ -164,3 +166,35 @@ def test_the_bottleneck_names_writes_when_they_take_most_of_the_device() -> None
         ]
     )
     assert predict_with_bottleneck(prior_vector(), x)[1] == ["page writes", "random reads"]
+
+
+def pool_share(kind: str, share: float, *, change_buffer: bool = True) -> float:
+    x = as_arrays([situation(kind=kind, pool_to_data=share, change_buffer=change_buffer)])
+    return float(data_pool_share(x, x["kind"].astype(int))[0])
+
+
+def test_the_change_buffer_takes_at_most_a_quarter_of_the_pool_from_the_data() -> None:
+    shares = [0.0, 0.1, 0.4, 0.6, 0.9, 0.99, 1.0, 2.0]
+    held = [pool_share("oltp", s) for s in shares]
+    assert held == sorted(held)  # more pool never leaves less of it to the data
+    assert held[2] == pytest.approx(0.4 * (1 - CHANGE_BUFFER_MAX_SHARE))
+    for share, value in zip(shares, held, strict=True):
+        assert share * (1 - CHANGE_BUFFER_MAX_SHARE) - 1e-12 <= value <= share
+    # it buffers changes only to pages outside the pool: no more than the data left out
+    assert held[4] == pytest.approx(0.8)
+    assert held[6] == 1.0
+    assert held[7] == 2.0
+
+
+def test_the_whole_pool_holds_data_where_nothing_is_buffered() -> None:
+    assert pool_share("read_mostly", 0.4) == 0.4  # point selects change no index
+    assert pool_share("oltp", 0.4, change_buffer=False) == 0.4  # MySQL 8.4, MariaDB 11
+
+
+def test_a_change_buffer_lowers_a_write_workload_that_misses_the_pool() -> None:
+    assert predict(pool_to_data=0.4, change_buffer=True) < predict(
+        pool_to_data=0.4, change_buffer=False
+    )
+    assert predict(pool_to_data=1.5, change_buffer=True) == predict(
+        pool_to_data=1.5, change_buffer=False
+    )
