@@ -17,7 +17,6 @@ from calibration.features import (
 )
 from calibration.interval import (
     INTERVAL,
-    interval_group,
     widened,
 )
 from calibration.model import REFERENCE_YEAR, predict_rows, predict_with_bottleneck
@@ -47,13 +46,6 @@ class CalibratedEstimator:
     @cached_property
     def _refits(self) -> np.ndarray:
         return np.array(list(self._calibration.loso_params.values()))
-
-    @cached_property
-    def _group_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for row in self._calibration.report["table"]:
-            counts[row["kind"]] = counts.get(row["kind"], 0) + 1
-        return counts
 
     @cached_property
     def _all_params(self) -> np.ndarray:
@@ -147,7 +139,7 @@ class CalibratedEstimator:
 
     def _interval(self, kind: str, centre: float, bottleneck: str, inside: bool) -> Estimate:
         bounds = self._calibration.bounds
-        low, high = bounds.get(interval_group(kind, self._group_counts), bounds["pooled"])
+        low, high = bounds.get(kind, bounds["pooled"])
         if not inside:
             low, high = widened(low, high)
         return Estimate(

@@ -47,7 +47,7 @@ def read_capacity(**changes) -> float:
 @pytest.mark.parametrize("access", ACCESS_CODES)
 def test_the_miss_rate_falls_from_one_to_zero_as_the_pool_covers_the_data(access) -> None:
     shares = np.array([0.0, 0.005, 0.25, 0.5, 0.99, 1.0, 3.0])
-    rates = miss_rate(3.0, shares, np.full(len(shares), ACCESS_CODES[access]))
+    rates = miss_rate(np.log(0.2), shares, np.full(len(shares), ACCESS_CODES[access]), 0.8)
     assert rates[0] == pytest.approx(1.0)
     assert list(rates) == sorted(rates, reverse=True)
     assert rates[5] == 0.0
@@ -57,12 +57,21 @@ def test_the_miss_rate_falls_from_one_to_zero_as_the_pool_covers_the_data(access
 def test_a_hot_set_misses_less_than_uniform_keys_for_the_same_pool() -> None:
     share = np.array([0.1])
     uniform, special, skewed = (
-        float(miss_rate(3.0, share, np.array([ACCESS_CODES[a]]))[0])
+        float(miss_rate(np.log(0.2), share, np.array([ACCESS_CODES[a]]), 0.8)[0])
         for a in ("uniform", "special", "skewed")
     )
     assert uniform == pytest.approx(0.9)
     assert special == pytest.approx(1 - (0.75 + 0.25 * 0.1))  # sysbench 0.4's 1%/75% draw
-    assert skewed < uniform
+    # 80% of the accesses to a fifth of the data: half the hot set cached, a tenth of the rest
+    assert skewed == pytest.approx(1 - (0.8 * 0.5 + 0.2 * 0.1))
+
+
+def test_a_hot_set_gains_fast_until_it_is_cached_and_slowly_after() -> None:
+    shares = np.array([0.05, 0.1, 0.2, 0.4, 0.8])
+    hits = 1 - miss_rate(np.log(0.2), shares, np.full(5, ACCESS_CODES["skewed"]), 0.8)
+    gains = np.diff(hits) / np.diff(shares)
+    assert gains[0] == pytest.approx(0.8 / 0.2 + 0.2)  # inside the hot set
+    assert gains[-1] == pytest.approx(0.2)  # past it, only the rest of the accesses gain
 
 
 @pytest.mark.parametrize(
