@@ -12,7 +12,6 @@ from calibration.interval import (
     INTERVAL,
     OWN_RATIO_MIN_SOURCES,
     bounds_by_group,
-    interval_group,
     symmetric_bounds,
 )
 from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
@@ -78,8 +77,7 @@ def run_calibration(
     corrections = device_corrections(fio_samples)
     used = used_points(points)
     fit = fit_points(used, corrections)
-    counts = {kind: sum(p.kind == kind for p in used) for kind in KINDS}
-    groups = [interval_group(p.kind, counts) for p in used]
+    groups = [p.kind for p in used]
     bounds = bounds_by_group(fit.residuals, groups, fit.sources)
     covered, lows, highs = _loso_coverage(fit, groups)
     widths = np.exp(highs - lows)

@@ -1,5 +1,6 @@
 """The calibrated estimator the engine calls: an 80% interval and per-setting effects."""
 
+import math
 from collections.abc import Mapping
 from functools import cached_property
 
@@ -16,7 +17,6 @@ from calibration.features import (
 )
 from calibration.interval import (
     INTERVAL,
-    interval_group,
     widened,
 )
 from calibration.model import REFERENCE_YEAR, predict_rows, predict_with_bottleneck
@@ -46,13 +46,6 @@ class CalibratedEstimator:
     @cached_property
     def _refits(self) -> np.ndarray:
         return np.array(list(self._calibration.loso_params.values()))
-
-    @cached_property
-    def _group_counts(self) -> dict[str, int]:
-        counts: dict[str, int] = {}
-        for row in self._calibration.report["table"]:
-            counts[row["kind"]] = counts.get(row["kind"], 0) + 1
-        return counts
 
     @cached_property
     def _all_params(self) -> np.ndarray:
@@ -146,13 +139,13 @@ class CalibratedEstimator:
 
     def _interval(self, kind: str, centre: float, bottleneck: str, inside: bool) -> Estimate:
         bounds = self._calibration.bounds
-        low, high = bounds.get(interval_group(kind, self._group_counts), bounds["pooled"])
+        low, high = bounds.get(kind, bounds["pooled"])
         if not inside:
             low, high = widened(low, high)
         return Estimate(
             unit=UNITS[kind],
-            low=_round(np.exp(centre + low)),
-            high=_round(np.exp(centre + high)),
+            low=_round(math.exp(centre + low)),
+            high=_round(math.exp(centre + high)),
             interval=INTERVAL,
             bottleneck=bottleneck,
             in_domain=inside,
@@ -169,8 +162,8 @@ class CalibratedEstimator:
             low, high = widened(low, high)
         return Estimate(
             unit="x",
-            low=_round(np.exp(centre + low)),
-            high=_round(np.exp(centre + high)),
+            low=_round(math.exp(centre + low)),
+            high=_round(math.exp(centre + high)),
             interval=INTERVAL,
             bottleneck=bottleneck,
             in_domain=inside,
@@ -221,5 +214,5 @@ def _round(value: float) -> float:
     """Three significant figures: an estimate is not more precise than that."""
     if value <= 0:
         return 0.0
-    digits = 3 - int(np.floor(np.log10(value))) - 1
+    digits = 3 - math.floor(math.log10(value)) - 1
     return float(round(value, digits))

@@ -36,7 +36,9 @@ SCHEDULER_IO_FACTOR: dict[str, float] = {"cfq": 0.43, "anticipatory": 0.22, "bfq
 # 12-20% (callaghan-2009-google-wiki); on flash the gain was smaller (percona-2009-readahead).
 READ_AHEAD_ON_IO_FACTOR = {"array": 0.87, "flash": 0.95, "single": 1.0}
 # O_DIRECT_NO_FSYNC tripled IO-bound updates on fast flash (callaghan-2013-odirect-no-fsync:
-# 30265 vs 10379 updates/s); behind a protected cache the fsync is already cheap.
+# 30265 vs 10379 updates/s); behind a protected cache the fsync is already cheap. A measured
+# write rate (fio's direct writes, or a volume's provisioned IOPS) already has no fsync in it,
+# so the factor applies to the device model's rates only.
 NO_FSYNC_WRITE_FACTOR = 2.9
 DEFAULT_MAX_DIRTY_PCT = 90.0
 # The configuration names situation_of_profile reads; other settings have no term in the model.
@@ -253,37 +255,39 @@ def arrays_of_profile(
 ) -> dict[str, FloatArray]:
     """as_arrays of situation_of_profile for each config, without building each Situation:
     the machine's part is worked out once and only the settings vary (the engine asks for a
-    dozen configurations per result)."""
+    dozen configurations per result), and each block of columns is one numpy array."""
     machine = situation_of_profile(profile, {}, year=year, corrections=corrections)
     storage = profile.hardware.storage
-    flash_no_fsync = storage.media is not Media.HDD and not storage.has_protected_write_cache
+    flash_no_fsync = _fsync_costs_writes(storage)
     layout = _layout(storage)
     kind = machine.kind
     binlog = machine.binlog
-    varying: dict[str, list[float]] = {name: [] for name in _CONFIG_COLUMNS}
+    rows = []
     for config in (with_server_defaults(profile, c) for c in configs):
         pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
         no_fsync = str(config.get("innodb_flush_method", "")).upper() == "O_DIRECT_NO_FSYNC"
-        varying["write_iops"].append(
-            machine.write_iops * (NO_FSYNC_WRITE_FACTOR if no_fsync and flash_no_fsync else 1.0)
-        )
-        varying["pool_to_data"].append(pool / machine.data_gb)
         trx_commit = int(float(config.get("innodb_flush_log_at_trx_commit", 1)))
-        varying["commit_syncs"].append(float(trx_commit == 1))
-        varying["io_factor"].append(
-            _io_factor(storage, layout, kind, _read_ahead_on(config), _scheduler(config))
-        )
         dirty = float(config.get("innodb_max_dirty_pages_pct", DEFAULT_MAX_DIRTY_PCT))
-        varying["dirty_pct"].append(dirty or DEFAULT_MAX_DIRTY_PCT)
-        varying["doublewrite"].append(float(not is_off(config.get("innodb_doublewrite", "ON"))))
-        varying["binlog_sync"].append(float(binlog and str(config.get("sync_binlog", 0)) == "1"))
-        varying["redo_mb"].append(redo_mb_of(profile, config))
-        varying["io_capacity_max"].append(io_capacity_max_of(config))
-        varying["change_buffer"].append(float(change_buffer_of(config)))
-    columns = as_arrays([machine])
-    count = len(configs)
-    arrays = {name: np.repeat(column, count) for name, column in columns.items()}
-    arrays.update({name: np.array(values, dtype=np.float64) for name, values in varying.items()})
+        faster_writes = NO_FSYNC_WRITE_FACTOR if no_fsync and flash_no_fsync else 1.0
+        rows.append(
+            (
+                machine.write_iops * faster_writes,
+                pool / machine.data_gb,
+                float(trx_commit == 1),
+                _io_factor(storage, layout, kind, _read_ahead_on(config), _scheduler(config)),
+                dirty or DEFAULT_MAX_DIRTY_PCT,
+                float(not is_off(config.get("innodb_doublewrite", "ON"))),
+                float(binlog and str(config.get("sync_binlog", 0)) == "1"),
+                redo_mb_of(profile, config),
+                io_capacity_max_of(config),
+                float(change_buffer_of(config)),
+            )
+        )
+    varying = np.array(rows, dtype=np.float64).T
+    fixed = np.array([_column(machine, name) for name in _MACHINE_COLUMNS], dtype=np.float64)
+    block = np.repeat(fixed[:, np.newaxis], len(rows), axis=1)
+    arrays = dict(zip(_MACHINE_COLUMNS, block, strict=True))
+    arrays.update(zip(_CONFIG_COLUMNS, varying, strict=True))
     return arrays
 
 
@@ -353,30 +357,40 @@ def _point_access(point: Point) -> str:
     return BENCHMARKS[point.kind].access
 
 
+_FLOAT_COLUMNS = (
+    "read_iops",
+    "write_iops",
+    "fsync_per_s",
+    "pool_to_data",
+    "cores",
+    "concurrency",
+    "io_factor",
+    "dirty_pct",
+    "year",
+    "read_latency_s",
+    "data_gb",
+    "redo_mb",
+    "io_capacity_max",
+)
+_FLAG_COLUMNS = ("commit_syncs", "access", "doublewrite", "binlog", "binlog_sync", "change_buffer")
+_MACHINE_COLUMNS = tuple(
+    name for name in (*_FLOAT_COLUMNS, *_FLAG_COLUMNS, "kind") if name not in _CONFIG_COLUMNS
+)
+
+
+def _column(situation: Situation, name: str) -> float:
+    """One column's value for one situation: the kind as its index in KINDS."""
+    if name == "kind":
+        return float(KINDS.index(situation.kind))
+    return float(getattr(situation, name))
+
+
 def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
     """Columns for the vectorised model: one float array per field, kind as an index."""
-    columns: dict[str, FloatArray] = {
-        name: np.array([getattr(s, name) for s in situations], dtype=np.float64)
-        for name in (
-            "read_iops",
-            "write_iops",
-            "fsync_per_s",
-            "pool_to_data",
-            "cores",
-            "concurrency",
-            "io_factor",
-            "dirty_pct",
-            "year",
-            "read_latency_s",
-            "data_gb",
-            "redo_mb",
-            "io_capacity_max",
-        )
+    return {
+        name: np.array([_column(s, name) for s in situations], dtype=np.float64)
+        for name in (*_FLOAT_COLUMNS, *_FLAG_COLUMNS, "kind")
     }
-    for flag in ("commit_syncs", "access", "doublewrite", "binlog", "binlog_sync", "change_buffer"):
-        columns[flag] = np.array([getattr(s, flag) for s in situations], dtype=np.float64)
-    columns["kind"] = np.array([KINDS.index(s.kind) for s in situations], dtype=np.float64)
-    return columns
 
 
 def _storage(
@@ -433,8 +447,8 @@ def _situation(
         read_iops *= math.exp(corrections.get(f"{storage.media.value}_read", 0.0))
         write_iops *= math.exp(corrections.get(f"{storage.media.value}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
-    if no_fsync and storage.media is not Media.HDD and not storage.has_protected_write_cache:
-        write_iops *= NO_FSYNC_WRITE_FACTOR  # measured on flash; a disk's seek dwarfs the fsync
+    if no_fsync and _fsync_costs_writes(storage):
+        write_iops *= NO_FSYNC_WRITE_FACTOR
     io_factor = _io_factor(storage, _layout(storage), kind, read_ahead_on, scheduler)
     return Situation(
         kind=kind,
@@ -457,6 +471,16 @@ def _situation(
         redo_mb=redo_mb,
         io_capacity_max=io_capacity_max,
         change_buffer=change_buffer,
+    )
+
+
+def _fsync_costs_writes(storage: Storage) -> bool:
+    """Whether skipping the data files' fsync speeds up the modelled page writes: on flash
+    (a disk's seek dwarfs the fsync), with no protected cache, and not for a measured rate."""
+    return (
+        storage.media is not Media.HDD
+        and not storage.has_protected_write_cache
+        and storage.measured_iops is None
     )
 
 

@@ -32,6 +32,7 @@ calibration.fit.BOUNDS.
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from calibration.benchmarks import (
     ACCESS_CODES,
@@ -56,7 +57,7 @@ COMMIT_UNITS = {
 }
 SHARED = (
     "c",
-    "skew",
+    "hot_set",
     "redo_per_change",
     "write_set_skewed",
     "flush_overdrive",
@@ -66,7 +67,12 @@ SHARED = (
     "gamma",
     "delta",
     "beta",
+    "hot_accesses",
 )
+# innodb_change_buffer_max_size: the change buffer may grow to 25% of the buffer pool by default
+# (https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_change_buffer_max_size;
+# MariaDB the same until 10.11, https://mariadb.com/kb/en/innodb-system-variables/).
+CHANGE_BUFFER_MAX_SHARE = 0.25
 PAGE_BYTES = 16384.0
 MIB = 1024.0 * 1024.0
 
@@ -94,15 +100,22 @@ _PER_SECOND = np.array([BENCHMARKS[k].per_second for k in KINDS])
 _STATEMENTS = np.array([BENCHMARKS[k].statements for k in KINDS])
 _COMMIT_UNITS = np.array([COMMIT_UNITS[k] for k in KINDS])
 _BULK = KINDS.index("bulk_insert")
+_LOG_READS = np.log(_READS)
+with np.errstate(divide="ignore"):
+    _LOG_WRITES = np.log(_WRITES)  # point selects dirty nothing: -inf
+_LOG_PER_SECOND = np.log(_PER_SECOND)
+_LOG_COMMIT_UNITS = np.log(_COMMIT_UNITS)
 
 
 def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
     """(cpu, reads, device, commit, flush) capacities in log space, per situation, and last
     the log of the device's write capacity over its read capacity (which of the two takes
-    more of the device's time).
+    more of the device's time; only its sign is meaningful).
 
     `params` is one parameter vector, or a matrix with one vector per row (the refits), in
     which case each capacity has one row per vector: effects are computed in one numpy pass.
+    The engine calls this for every recommendation, so it keeps the count of numpy calls low:
+    one error state for the whole pass, per-kind constants looked up once.
     """
     p = np.atleast_2d(params)
     kind = x["kind"].astype(int)
@@ -117,7 +130,7 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
     e = np.where(unbuffered, 0.0, e)
     (
         c,
-        skew,
+        hot_set,
         redo_per_change,
         write_set_skewed,
         flush_overdrive,
@@ -127,19 +140,21 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         gamma,
         delta,
         beta,
-    ) = (p[:, [i]] for i in range(2 * n_kinds, p.shape[1]))
-    parallel = np.minimum(x["concurrency"], x["cores"])
-    era = delta * (x["year"] - REFERENCE_YEAR)
-    settings = np.log(x["io_factor"]) + np.log(_PER_SECOND[kind])
-    miss = miss_rate(skew, x["pool_to_data"], x["access"])
-    combine = write_combining(
-        x, redo_per_change, np.where(x["access"] == ACCESS_CODES["skewed"], write_set_skewed, 0.0)
-    )
-    with np.errstate(divide="ignore"):
+        hot_accesses,
+    ) = p[:, 2 * n_kinds :, np.newaxis].transpose(1, 0, 2)
+    log_per_second = _LOG_PER_SECOND[kind]
+    skewed_access = x["access"] == ACCESS_CODES["skewed"]
+    with np.errstate(all="ignore"):
+        parallel = np.minimum(x["concurrency"], x["cores"])
+        era = delta * (x["year"] - REFERENCE_YEAR)
+        settings = np.log(x["io_factor"]) + log_per_second
+        miss = miss_rate(hot_set, data_pool_share(x, kind), x["access"], hot_accesses)
+        write_set = np.where(skewed_access, write_set_skewed, 0.0)
+        combine = write_combining(x, redo_per_change, write_set)
         log_miss = np.log(miss)
         log_wmiss = np.log(np.maximum(miss, combine))
-        log_changes_per_unit = np.log(_WRITES[kind]) + e
-        log_reads_per_unit = np.log(_READS[kind]) + e
+        log_changes_per_unit = _LOG_WRITES[kind] + e
+        log_reads_per_unit = _LOG_READS[kind] + e
         log_writes_per_unit = log_changes_per_unit + np.log1p(x["doublewrite"] * dw_cost)
         # The page cleaner flushes for the checkpoint at most io_capacity_max pages per
         # second (times an overdrive for sync flushing); pages evicted dirty from the LRU are
@@ -150,41 +165,50 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
             + flush_overdrive
             - log_changes_per_unit
             - log_checkpoint_share
-            + np.log(_PER_SECOND[kind])
+            + log_per_second
         )
-    # One unit's CPU on one thread: its statements (the binary log's row events cost more)
-    # and the read path of each page it misses (checksum, LRU, page hash). The cores run
-    # min(clients, cores)**gamma units' worth at once; each client waits for its own CPU and
-    # reads in turn, so c clients finish at most c per (CPU time + reads x latency): Little's law.
-    with np.errstate(over="ignore"):
+        # One unit's CPU on one thread: its statements (the binary log's row events cost
+        # more) and the read path of each page it misses (checksum, LRU, page hash). The cores
+        # run min(clients, cores)**gamma units' worth at once; each client waits for its own
+        # CPU and reads in turn, so c clients finish at most c per (CPU time + reads x
+        # latency): Little's law.
         statement_s = _STATEMENTS[kind] * np.exp(binlog_cpu * x["binlog"] - c - f - era)
         read_cpu_s = np.exp(-(read_path + era))
         misses = np.exp(log_reads_per_unit) * miss
         cpu_s = statement_s + misses * read_cpu_s
         wait_s = cpu_s + misses * x["read_latency_s"] / x["io_factor"]
-    log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + np.log(_PER_SECOND[kind])
-    log_read = np.log(x["concurrency"]) - np.log(wait_s) + np.log(_PER_SECOND[kind])
-    # The device serves reads and page writes from one budget: a unit's time on it is the
-    # sum of its reads over the read rate and its writes over the write rate.
-    log_device_reads = np.log(x["read_iops"]) - log_reads_per_unit - log_miss + settings
-    log_write = np.log(x["write_iops"]) - log_writes_per_unit - log_wmiss + settings
-    log_device = -np.logaddexp(-log_device_reads, -log_write)
-    with np.errstate(invalid="ignore"):
-        writes_over_reads = np.nan_to_num(log_write - log_device_reads, nan=0.0)
-    group = np.minimum(x["concurrency"], GROUP_COMMIT_CAP)
-    # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the binary
-    # log's as well (mysql-manual-sync-binlog).
-    syncs = x["commit_syncs"] + x["binlog_sync"]
-    with np.errstate(divide="ignore"):
-        log_syncs = np.log(syncs)
-    log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + np.log(_COMMIT_UNITS[kind])
-    log_commit = np.where(syncs > 0, log_commit - log_syncs, np.inf)
+        log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + log_per_second
+        log_read = np.log(x["concurrency"]) - np.log(wait_s) + log_per_second
+        # The device serves reads and page writes from one budget: a unit's time on it is
+        # the sum of its reads over the read rate and its writes over the write rate.
+        log_device_reads = np.log(x["read_iops"]) - log_reads_per_unit - log_miss + settings
+        log_write = np.log(x["write_iops"]) - log_writes_per_unit - log_wmiss + settings
+        log_device = -np.logaddexp(-log_device_reads, -log_write)
+        writes_over_reads = log_write - log_device_reads
+        writes_over_reads = np.where(np.isnan(writes_over_reads), 0.0, writes_over_reads)
+        group = np.minimum(x["concurrency"], GROUP_COMMIT_CAP)
+        # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the
+        # binary log's as well (mysql-manual-sync-binlog).
+        syncs = x["commit_syncs"] + x["binlog_sync"]
+        log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + _LOG_COMMIT_UNITS[kind]
+        log_commit = np.where(syncs > 0, log_commit - np.log(syncs), np.inf)
     terms = np.broadcast_arrays(
         log_cpu, log_read, log_device, log_commit, log_flush, writes_over_reads
     )
     if np.ndim(params) == 1:
         return tuple(np.asarray(t[0], dtype=np.float64) for t in terms)
     return tuple(np.asarray(t, dtype=np.float64) for t in terms)
+
+
+def data_pool_share(x: dict[str, FloatArray], kind: npt.NDArray[np.int_]) -> FloatArray:
+    """The pool's share of the data left for data pages: the change buffer keeps its
+    buffered secondary-index changes in buffer pool pages, up to CHANGE_BUFFER_MAX_SHARE of
+    the pool, and only for pages not in the pool (so never more than the data left out).
+    A workload that changes nothing, or a release that buffers nothing, keeps the whole pool."""
+    share = x["pool_to_data"]
+    buffering = (x["change_buffer"] > 0) & (_WRITES[kind] > 0) & (share < 1.0)
+    held = np.maximum((1.0 - CHANGE_BUFFER_MAX_SHARE) * share, 2.0 * share - 1.0)
+    return np.asarray(np.where(buffering, held, share), dtype=np.float64)
 
 
 def write_combining(
@@ -212,24 +236,37 @@ def write_combining(
     return np.asarray(np.where(np.isfinite(u), share, 0.0), dtype=np.float64)
 
 
-def miss_rate(skew: float | FloatArray, pool_to_data: FloatArray, access: FloatArray) -> FloatArray:
+def miss_rate(
+    hot_set: float | FloatArray,
+    pool_to_data: FloatArray,
+    access: FloatArray,
+    hot_accesses: float | FloatArray,
+) -> FloatArray:
     """Share of page accesses that miss the pool: 1 with no pool, 0 once the data fits.
 
     Uniform keys hit in proportion to the share of pages cached (h). sysbench's "special" draw
-    sends 75% of accesses to 1% of the rows, cached first. A skewed draw (tpcc's NURand) finds
-    its hot pages cached first too: h**(1/skew) of its accesses hit, skew >= 1 fitted (1 is
-    uniform). A power law, not an exponential, because published pool sweeps of tpcc keep
-    gaining near the top: throughput grew 1.6x from 40 to 80 GB of a 90 GB set
-    (percona-lab-2018-tpcc-mysql8), where an exponential hot set would already be cached.
+    sends 75% of accesses to 1% of the rows, cached first. A skewed draw (tpcc's NURand, a
+    pareto or zipf key) is the same shape with a fitted hot set: hot_accesses of the accesses
+    go to the pages of a hot set of e^hot_set of the data, cached first, the rest anywhere.
+    Hits grow fast until the hot set is cached and slowly after, still gaining near the top
+    (throughput grew 1.6x from 40 to 80 GB of a 90 GB set, percona-lab-2018-tpcc-mysql8).
+    A power law h**(1/skew) was used before: it made one pool share serve both the local-SSD
+    and the provisioned-IOPS tpcc runs only by missing both (x2.4 over on EBS volumes).
     """
     share = np.minimum(np.maximum(pool_to_data, 0.0), 1.0)
-    hot = SPECIAL_HOT_ACCESSES * np.minimum(share / SPECIAL_HOT_SHARE, 1.0)
-    special = hot + (1.0 - SPECIAL_HOT_ACCESSES) * share
-    exponent = 1.0 / np.broadcast_to(skew, np.broadcast_shapes(np.shape(skew), share.shape))
-    skewed = share**exponent
+    special = _hot_set_hits(share, SPECIAL_HOT_SHARE, SPECIAL_HOT_ACCESSES)
+    skewed = _hot_set_hits(share, np.exp(hot_set), hot_accesses)
     hit = np.where(access == ACCESS_CODES["special"], special, share)
     hit = np.where(access == ACCESS_CODES["skewed"], skewed, hit)
     return np.asarray(1.0 - hit, dtype=np.float64)
+
+
+def _hot_set_hits(
+    share: FloatArray, hot_share: float | FloatArray, hot_accesses: float | FloatArray
+) -> FloatArray:
+    """Hits when hot_accesses of the accesses go to hot_share of the pages, cached first."""
+    hot = np.minimum(share / hot_share, 1.0)
+    return np.asarray(hot_accesses * hot + (1.0 - hot_accesses) * share, dtype=np.float64)
 
 
 def predict_log(params: FloatArray, x: dict[str, FloatArray]) -> FloatArray:

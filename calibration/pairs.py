@@ -32,6 +32,7 @@ class Pair:
     second: str
     published_log_ratio: float  # log(second / first)
     estimated_log_ratio: float  # from the held-out predictions
+    changed: tuple[str, ...] = ()  # the settings (Point fields) that differ between the two
 
     @property
     def within_tolerance(self) -> bool:
@@ -53,7 +54,8 @@ def setting_pairs(points: Sequence[Point], predicted_logs: Sequence[float]) -> l
     for members in groups.values():
         for i, j in itertools.combinations(members, 2):
             a, b = points[i], points[j]
-            if all(getattr(a, s) == getattr(b, s) for s in _SETTINGS):
+            changed = tuple(s for s in _SETTINGS if getattr(a, s) != getattr(b, s))
+            if not changed:
                 continue  # the same configuration twice (e.g. two binaries): not a setting pair
             pairs.append(
                 Pair(
@@ -61,6 +63,7 @@ def setting_pairs(points: Sequence[Point], predicted_logs: Sequence[float]) -> l
                     b.id,
                     math.log(b.value / a.value),
                     float(predicted_logs[j] - predicted_logs[i]),
+                    changed,
                 )
             )
     return pairs
@@ -76,4 +79,21 @@ def pair_summary(pairs: Sequence[Pair]) -> dict[str, object]:
         "within_tolerance": round(sum(bool(p.within_tolerance) for p in pairs) / len(pairs), 3),
         "wrong_direction": sum(bool(p.wrong_direction) for p in pairs),
         "wrong_direction_pairs": [f"{p.first}/{p.second}" for p in pairs if p.wrong_direction],
+        "by_setting": _by_setting(pairs),
+    }
+
+
+def _by_setting(pairs: Sequence[Pair]) -> dict[str, dict[str, object]]:
+    """Pairs and the share within PAIR_TOLERANCE per setting changed ("a+b" for two), most
+    pairs first: which mechanism the ratios miss."""
+    groups: dict[str, list[Pair]] = {}
+    for pair in pairs:
+        groups.setdefault("+".join(pair.changed) or "unknown", []).append(pair)
+    return {
+        name: {
+            "pairs": len(members),
+            "within_tolerance": round(sum(p.within_tolerance for p in members) / len(members), 3),
+            "wrong_direction": sum(p.wrong_direction for p in members),
+        }
+        for name, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
     }

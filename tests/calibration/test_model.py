@@ -5,8 +5,10 @@ from calibration.benchmarks import ACCESS_CODES, BENCHMARKS
 from calibration.features import Situation, as_arrays
 from calibration.fit import BOUNDS, prior_vector
 from calibration.model import (
+    CHANGE_BUFFER_MAX_SHARE,
     LAYOUT,
     capacities,
+    data_pool_share,
     miss_rate,
     predict_log,
     predict_with_bottleneck,
@@ -45,7 +47,7 @@ def read_capacity(**changes) -> float:
 @pytest.mark.parametrize("access", ACCESS_CODES)
 def test_the_miss_rate_falls_from_one_to_zero_as_the_pool_covers_the_data(access) -> None:
     shares = np.array([0.0, 0.005, 0.25, 0.5, 0.99, 1.0, 3.0])
-    rates = miss_rate(3.0, shares, np.full(len(shares), ACCESS_CODES[access]))
+    rates = miss_rate(np.log(0.2), shares, np.full(len(shares), ACCESS_CODES[access]), 0.8)
     assert rates[0] == pytest.approx(1.0)
     assert list(rates) == sorted(rates, reverse=True)
     assert rates[5] == 0.0
@@ -55,12 +57,21 @@ def test_the_miss_rate_falls_from_one_to_zero_as_the_pool_covers_the_data(access
 def test_a_hot_set_misses_less_than_uniform_keys_for_the_same_pool() -> None:
     share = np.array([0.1])
     uniform, special, skewed = (
-        float(miss_rate(3.0, share, np.array([ACCESS_CODES[a]]))[0])
+        float(miss_rate(np.log(0.2), share, np.array([ACCESS_CODES[a]]), 0.8)[0])
         for a in ("uniform", "special", "skewed")
     )
     assert uniform == pytest.approx(0.9)
     assert special == pytest.approx(1 - (0.75 + 0.25 * 0.1))  # sysbench 0.4's 1%/75% draw
-    assert skewed < uniform
+    # 80% of the accesses to a fifth of the data: half the hot set cached, a tenth of the rest
+    assert skewed == pytest.approx(1 - (0.8 * 0.5 + 0.2 * 0.1))
+
+
+def test_a_hot_set_gains_fast_until_it_is_cached_and_slowly_after() -> None:
+    shares = np.array([0.05, 0.1, 0.2, 0.4, 0.8])
+    hits = 1 - miss_rate(np.log(0.2), shares, np.full(5, ACCESS_CODES["skewed"]), 0.8)
+    gains = np.diff(hits) / np.diff(shares)
+    assert gains[0] == pytest.approx(0.8 / 0.2 + 0.2)  # inside the hot set
+    assert gains[-1] == pytest.approx(0.2)  # past it, only the rest of the accesses gain
 
 
 @pytest.mark.parametrize(
@@ -164,3 +175,35 @@ def test_the_bottleneck_names_writes_when_they_take_most_of_the_device() -> None
         ]
     )
     assert predict_with_bottleneck(prior_vector(), x)[1] == ["page writes", "random reads"]
+
+
+def pool_share(kind: str, share: float, *, change_buffer: bool = True) -> float:
+    x = as_arrays([situation(kind=kind, pool_to_data=share, change_buffer=change_buffer)])
+    return float(data_pool_share(x, x["kind"].astype(int))[0])
+
+
+def test_the_change_buffer_takes_at_most_a_quarter_of_the_pool_from_the_data() -> None:
+    shares = [0.0, 0.1, 0.4, 0.6, 0.9, 0.99, 1.0, 2.0]
+    held = [pool_share("oltp", s) for s in shares]
+    assert held == sorted(held)  # more pool never leaves less of it to the data
+    assert held[2] == pytest.approx(0.4 * (1 - CHANGE_BUFFER_MAX_SHARE))
+    for share, value in zip(shares, held, strict=True):
+        assert share * (1 - CHANGE_BUFFER_MAX_SHARE) - 1e-12 <= value <= share
+    # it buffers changes only to pages outside the pool: no more than the data left out
+    assert held[4] == pytest.approx(0.8)
+    assert held[6] == 1.0
+    assert held[7] == 2.0
+
+
+def test_the_whole_pool_holds_data_where_nothing_is_buffered() -> None:
+    assert pool_share("read_mostly", 0.4) == 0.4  # point selects change no index
+    assert pool_share("oltp", 0.4, change_buffer=False) == 0.4  # MySQL 8.4, MariaDB 11
+
+
+def test_a_change_buffer_lowers_a_write_workload_that_misses_the_pool() -> None:
+    assert predict(pool_to_data=0.4, change_buffer=True) < predict(
+        pool_to_data=0.4, change_buffer=False
+    )
+    assert predict(pool_to_data=1.5, change_buffer=True) == predict(
+        pool_to_data=1.5, change_buffer=False
+    )

@@ -42,3 +42,13 @@ def test_a_wrong_direction_needs_a_published_change_above_a_quarter() -> None:
     summary = pair_summary([big_change, small_change])
     assert summary["wrong_direction"] == 1
     assert summary["wrong_direction_pairs"] == ["a/b"]
+
+
+def test_the_summary_counts_pairs_by_the_setting_that_changed() -> None:
+    small, big = point("a", 100.0, bp_gb=10.0), point("b", 300.0, bp_gb=40.0)
+    no_dw = point("c", 130.0, bp_gb=10.0, doublewrite="off")
+    pairs = setting_pairs([small, big, no_dw], [math.log(100.0), math.log(150.0), 4.6])
+    by_setting = pair_summary(pairs)["by_setting"]
+    assert by_setting["bp_gb"] == {"pairs": 1, "within_tolerance": 0.0, "wrong_direction": 0}
+    assert by_setting["doublewrite"]["pairs"] == 1
+    assert by_setting["bp_gb+doublewrite"]["pairs"] == 1

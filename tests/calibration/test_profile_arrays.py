@@ -2,10 +2,16 @@
 it must give the same columns as the path every other caller uses."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calibration.features import arrays_of_profile, as_arrays, situation_of_profile
+from calibration.features import (
+    NO_FSYNC_WRITE_FACTOR,
+    arrays_of_profile,
+    as_arrays,
+    situation_of_profile,
+)
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
 
@@ -73,3 +79,23 @@ def test_old_redo_file_variables_size_the_redo_when_the_capacity_is_unset() -> N
     assert situation_of_profile(mysql84, legacy, year=2026).redo_mb == 96.0
     both = {**legacy, "innodb_redo_log_capacity": 2**30}
     assert situation_of_profile(mysql84, both, year=2026).redo_mb == 1024.0
+
+
+@pytest.mark.parametrize("measured", [None, {"random_read": 40000, "random_write": 30000}])
+def test_skipping_the_fsync_speeds_up_modelled_flash_writes_but_not_a_measured_rate(
+    measured,
+) -> None:
+    """O_DIRECT_NO_FSYNC's published gain is over a write path with fsyncs; fio's direct
+    writes (or a volume's provisioned IOPS) have none to skip."""
+    raw = raw_profile(
+        **{"hardware.storage": {"media": "nvme", "device_count": 1, "measured_iops": measured}}
+    )
+    profile = parse_profile(raw)
+    fsync, no_fsync = (
+        situation_of_profile(profile, {"innodb_flush_method": m}, year=2026).write_iops
+        for m in ("O_DIRECT", "O_DIRECT_NO_FSYNC")
+    )
+    if measured is None:
+        assert no_fsync == pytest.approx(fsync * NO_FSYNC_WRITE_FACTOR)
+    else:
+        assert no_fsync == fsync == 30000
