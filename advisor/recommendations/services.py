@@ -7,6 +7,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
+from django.db import connection
+from django.utils import timezone
+
 from advisor.models import Recommendation
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
@@ -70,18 +73,36 @@ def recommendation_create_many(*, results: Iterable[Result]) -> None:
     """Store computed results as `recommendation_create` does, a fleet's worth at once.
 
     Ids go in sorted order so that two workers inserting the same results cannot deadlock.
-    One row per statement: Django's multi-row insert goes through UNNEST arrays, whose quoting
-    of large JSON is 20x slower here.
+    One `INSERT ... ON CONFLICT DO NOTHING` per row, sent together by `executemany` (psycopg
+    pipelines them): Django's multi-row insert goes through UNNEST arrays, whose quoting of large
+    JSON was 20x slower here, and its bulk_create of one row at a time cost 0.3-0.5 ms more per
+    row than this (measured side by side on 900 results).
     """
     unique = {result.id: result for result in results}
     stored = Recommendation.objects.filter(id__in=unique).values_list("id", flat=True)
     for known in stored:  # identical hosts are stored once
         del unique[known]
-    Recommendation.objects.bulk_create(
-        [Recommendation(id=rid, **_row_fields(result)) for rid, result in sorted(unique.items())],
-        ignore_conflicts=True,
-        batch_size=1,
+    rows = [Recommendation(id=rid, **_row_fields(result)) for rid, result in sorted(unique.items())]
+    if rows:
+        _insert_ignoring_conflicts(rows)
+
+
+def _insert_ignoring_conflicts(rows: list[Recommendation]) -> None:
+    fields = list(Recommendation._meta.concrete_fields)
+    now = timezone.now()
+    for row in rows:
+        row.created_at = now
+    quote = connection.ops.quote_name
+    sql = "INSERT INTO {} ({}) VALUES ({}) ON CONFLICT DO NOTHING".format(
+        quote(Recommendation._meta.db_table),
+        ", ".join(quote(f.column) for f in fields),
+        ", ".join(["%s"] * len(fields)),
     )
+    values = [
+        [f.get_db_prep_save(getattr(row, f.attname), connection) for f in fields] for row in rows
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, values)
 
 
 def recommendation_get(*, recommendation_id: str) -> Result:
