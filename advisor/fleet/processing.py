@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from advisor.deadline import OverBudget, time_budget
@@ -82,9 +82,7 @@ def batch_process_chunk(
             if result is not None:
                 results.append(result)
         recommendation_create_many(results=results)
-        BatchItem.objects.bulk_update(
-            done, ["status", "errors", "recommendation", "attempts", "finished_at"]
-        )
+        _save_outcomes(done)
     if len(done) < len(items):
         logger.info(
             "batch %s chunk %d-%d ran out of time; the rest is queued", batch_id, first, last
@@ -115,6 +113,30 @@ def _process(item: BatchItem, now: Any) -> Result | None:
         return None
     item.status, item.errors, item.recommendation_id = BatchItem.Status.DONE, None, result.id
     return result
+
+
+OUTCOME_FIELDS = ("status", "errors", "recommendation", "attempts", "finished_at")
+
+
+def _save_outcomes(items: list[BatchItem]) -> None:
+    """One UPDATE per item, sent together by `executemany` (psycopg pipelines them). Django's
+    bulk_update builds one CASE per field over the whole chunk: 28% of a chunk's time here."""
+    if not items:
+        return
+    meta = BatchItem._meta
+    fields = [meta.get_field(name) for name in OUTCOME_FIELDS]
+    quote = connection.ops.quote_name
+    sql = "UPDATE {} SET {} WHERE {} = %s".format(
+        quote(meta.db_table),
+        ", ".join(f"{quote(f.column)} = %s" for f in fields),
+        quote(meta.pk.column),
+    )
+    values = [
+        [f.get_db_prep_save(getattr(item, f.attname), connection) for f in fields] + [item.pk]
+        for item in items
+    ]
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, values)
 
 
 def _over_budget_message(over: OverBudget) -> str:
