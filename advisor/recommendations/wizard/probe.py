@@ -25,6 +25,7 @@ from advisor.recommendations.wizard.steps import (
     WIZARD_FIELDS,
     draft_from_profile,
     paste_text,
+    value_at,
 )
 from rules.errors import ProfileError
 from rules.profile_fields import REPORT_SECTIONS
@@ -116,7 +117,7 @@ def start_from(document: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]
     provenance = document.get("provenance") or {}
     marks: dict[str, dict[str, str]] = {}
     for spec in WIZARD_FIELDS:
-        if _dig(document, spec.path) is None:
+        if value_at(document, spec.path) is None:
             continue
         entry = provenance.get(spec.path, {})
         marks[spec.path] = {
@@ -145,15 +146,6 @@ def _as_paste(raw: dict[str, Any]) -> dict[str, Any]:
         variables = {str(k): str(v) for k, v in current["variables"].items()}
         return {**raw, "current": {"mycnf": paste_text("mycnf", variables)}}
     return raw
-
-
-def _dig(raw: Mapping[str, Any], path: str) -> Any:
-    node: Any = raw
-    for part in path.split("."):
-        if not isinstance(node, Mapping):
-            return None
-        node = node.get(part)
-    return node
 
 
 def report_of(session: SessionBase) -> dict[str, Any] | None:

@@ -201,7 +201,7 @@ def draft_from_profile(raw: Mapping[str, Any]) -> dict[str, str]:
     """The draft that reproduces a raw (or echoed) profile: presets and "change the inputs"."""
     draft = draft_initial()
     for spec in WIZARD_FIELDS:
-        value = _dig(raw, spec.path)
+        value = value_at(raw, spec.path)
         draft[spec.name] = "" if value is None else _text(value)
     current = raw.get("current")
     if isinstance(current, Mapping):
@@ -216,7 +216,8 @@ def draft_from_profile(raw: Mapping[str, Any]) -> dict[str, str]:
     return draft
 
 
-def _dig(raw: Mapping[str, Any], path: str) -> Any:
+def value_at(raw: Mapping[str, Any], path: str) -> Any:
+    """The value at a dotted path of a raw profile, or None where a level is missing."""
     node: Any = raw
     for part in path.split("."):
         if not isinstance(node, Mapping):
