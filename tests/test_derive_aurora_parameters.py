@@ -49,7 +49,8 @@ def test_the_checked_in_lists_are_what_the_script_makes_of_the_vendored_page() -
 def test_the_script_reads_the_page_as_a_person_does() -> None:
     data = derive(SOURCE.read_bytes())
     cluster, instance = data["cluster"], data["instance"]
-    assert isinstance(cluster, dict) and isinstance(instance, dict)
+    assert isinstance(cluster, dict)
+    assert isinstance(instance, dict)
     # Instance-level table: "innodb_buffer_pool_size | Yes", "innodb_read_io_threads | No".
     assert instance["innodb_buffer_pool_size"] == "modifiable"
     assert instance["innodb_lru_scan_depth"] == "modifiable"
