@@ -122,6 +122,8 @@ def placement(setting: Setting, known: AuroraParameters) -> Level | str:
         why = _WHY_NOT_APPLICABLE.get(name, "Aurora's architecture differs from MySQL's here")
         return f"on the guide's list of MySQL parameters that don't apply to Aurora MySQL: {why}"
     cluster, instance = known.cluster.get(name), known.instance.get(name)
+    # Modifiable at both levels (none of today's settings is): the cluster group, which every
+    # instance of the cluster reads, rather than one group per instance.
     if cluster == "modifiable":
         return "cluster"
     if instance == "modifiable":
