@@ -63,7 +63,6 @@ _WHY_NOT_APPLICABLE: dict[str, str] = {
     "innodb_log_file_size": _NO_REDO_FILES,
     "innodb_log_files_in_group": _NO_REDO_FILES,
     "innodb_redo_log_capacity": _NO_REDO_FILES,
-    "innodb_log_buffer_size": f"{_STORAGE}; Aurora sizes the redo path itself",
 }
 _WHY_STATUS = {
     "not modifiable": "Aurora MySQL 3 does not let a user change this {level}-level parameter",
