@@ -24,7 +24,8 @@ EXAMPLES_DIR = ROOT / "docs" / "examples"
 PROFILES_DIR = ROOT / "tests" / "golden" / "profiles"
 BASE_URL = "https://advisor.example.com"
 # format -> the golden profile shown: a server each tool runs (MySQL 8.4 has SET PERSIST, so
-# its task list uses mode: persist; Percona 8.0 for the Percona Operator; MariaDB 11.4).
+# its task list uses mode: persist; Percona 8.0 for the Percona Operator; MariaDB 11.4; MySQL
+# 8.0 for Aurora MySQL 3).
 EXAMPLES = {
     "ansible": "seed004-8disk-raid10",
     "ansible-tasks": "seed004-8disk-raid10",
@@ -33,6 +34,8 @@ EXAMPLES = {
     "k8s-mariadb-operator": "nvme-modern",
     "rds-json": "seed000-2disk-sata",
     "rds-terraform": "seed000-2disk-sata",
+    "aurora-json": "seed000-2disk-sata",
+    "aurora-terraform": "seed000-2disk-sata",
 }
 
 

@@ -8,7 +8,7 @@ from scripts.make_examples import EXAMPLES, EXAMPLES_DIR, example_files
 
 def test_every_example_is_current() -> None:
     files = example_files()
-    assert len(files) == len(EXAMPLES) == 7
+    assert len(files) == len(EXAMPLES) == 9
     for target, text in files.items():
         hint = f"run `python scripts/make_examples.py` and review {target.name}"
         assert target.exists(), f"{target} is missing: {hint}"

@@ -48,7 +48,7 @@ def test_the_my_cnf_matches_its_golden_file(profile_path: Path) -> None:
 def test_each_deploy_export_matches_its_golden_file(profile_path: Path) -> None:
     hint = "run `make golden` and review the diff (git diff tests/golden/deploy)"
     files = golden_deploy(profile_path)
-    assert len(files) == 7
+    assert len(files) == 9
     for target, text in files.items():
         assert target.exists(), f"{target} is missing: {hint}"
         assert target.read_bytes().decode("utf-8") == text, f"{target.name} changed: {hint}"

@@ -55,26 +55,47 @@ RDS_PARAMETER_GROUP = {
         "ManagedByRds": {"type": "array", "items": {"type": "object"}},
     },
 }
+AURORA_PARAMETER_GROUPS = {
+    "type": "object",
+    "description": (
+        "The aurora-json export: ModifyDBClusterParameterGroup and ModifyDBParameterGroup "
+        "requests and the settings Aurora MySQL 3 does not take."
+    ),
+    "required": [
+        "Comment",
+        "DBParameterGroupFamily",
+        "ModifyDBClusterParameterGroup",
+        "ModifyDBParameterGroup",
+        "NotSetOnAurora",
+    ],
+    "properties": {
+        "Comment": {"type": "array", "items": {"type": "string"}},
+        "DBParameterGroupFamily": {"type": "string"},
+        "ModifyDBClusterParameterGroup": {"type": "array", "items": {"type": "object"}},
+        "ModifyDBParameterGroup": {"type": "array", "items": {"type": "object"}},
+        "NotSetOnAurora": {"type": "array", "items": {"type": "object"}},
+    },
+}
+JSON_EXPORTS = {"rds-json": RDS_PARAMETER_GROUP, "aurora-json": AURORA_PARAMETER_GROUPS}
 
 
 def export_responses(
     status: int, fmts: tuple[str, ...], json_schema: Any
 ) -> dict[tuple[int, str], Any]:
     """One response per export media type: the result JSON, or the text of an export; formats
-    that share a media type share its response (JSON: the result or the RDS requests)."""
+    that share a media type share its response (JSON: the result, the RDS or the Aurora
+    requests, as one flat oneOf)."""
     responses: dict[tuple[int, str], Any] = {}
     for fmt in fmts:
         media_type = CONTENT_TYPES[fmt].split(";", 1)[0]
-        if fmt == "json":
-            schema = json_schema
-        elif fmt == "rds-json":
-            schema = RDS_PARAMETER_GROUP
-        else:
-            schema = OpenApiTypes.STR
+        schema = json_schema if fmt == "json" else JSON_EXPORTS.get(fmt, OpenApiTypes.STR)
         key = (status, media_type)
         earlier = responses.get(key)
         if earlier is not None and earlier != schema:
-            schema = {"oneOf": [earlier, schema]}
+            alternatives = (
+                earlier["oneOf"] if isinstance(earlier, dict) and "oneOf" in earlier else [earlier]
+            )
+            schema = {"oneOf": [*alternatives, schema]}
         responses[key] = schema
     return responses
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rules.render.ansible import render_ansible, render_ansible_tasks
+from rules.render.aurora import render_aurora_json, render_aurora_terraform
 from rules.render.jsonout import result_from_dict, result_to_dict
 from rules.render.k8s import (
     render_k8s_mariadb_operator,
@@ -100,6 +101,14 @@ REGISTRY: tuple[Format, ...] = (
     Format("rds-terraform", "RDS parameter group (Terraform)", render_rds_terraform, TEXT,
            "innodb-io-advisor-{id}-rds.tf", "a Terraform aws_db_parameter_group resource",
            "deploy"),
+    Format("aurora-json", "Aurora MySQL parameter groups (JSON)", render_aurora_json,
+           "application/json", "innodb-io-advisor-{id}-aurora.json",
+           "Aurora MySQL 3 requests for aws rds modify-db-cluster-parameter-group and "
+           "modify-db-parameter-group", "deploy"),
+    Format("aurora-terraform", "Aurora MySQL parameter groups (Terraform)",
+           render_aurora_terraform, TEXT, "innodb-io-advisor-{id}-aurora.tf",
+           "Terraform aws_rds_cluster_parameter_group and aws_db_parameter_group for Aurora "
+           "MySQL 3", "deploy"),
 )  # fmt: skip
 
 BY_NAME: dict[str, Format] = {f.name: f for f in REGISTRY}

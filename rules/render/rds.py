@@ -35,7 +35,7 @@ HOST_NOTE = (
     "RDS manages the host: the IO scheduler, read-ahead, sysctl, transparent huge pages, NUMA "
     "and mount options of this result's operating-system advice do not apply."
 )
-_GROUP_NAME = re.compile(r"^[a-z](?:-?[a-z0-9])*$")
+GROUP_NAME = re.compile(r"^[a-z](?:-?[a-z0-9])*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +128,7 @@ def parameter_group(
         else:
             entries.append(_entry(result, setting, parameter))
     group_name = f"innodb-io-advisor-{result.id[:12].lower()}"
-    if _GROUP_NAME.match(group_name) is None:
+    if GROUP_NAME.match(group_name) is None:
         group_name = "innodb-io-advisor"
     flavor, _ = server_flavor(result.inputs)
     notes = [HOST_NOTE]
@@ -217,18 +217,18 @@ def render_rds_terraform(
     lines += [
         "",
         'resource "aws_db_parameter_group" "innodb_io_advisor" {',
-        f"  name        = {_hcl(group.name)}",
-        f"  family      = {_hcl(group.family)}",
-        f"  description = {_hcl('InnoDB IO Advisor ' + result.id)}",
+        f"  name        = {hcl_quote(group.name)}",
+        f"  family      = {hcl_quote(group.family)}",
+        f"  description = {hcl_quote('InnoDB IO Advisor ' + result.id)}",
     ]
     for entry in group.entries:
         lines += [
             "",
             "  " + comment("#", entry.setting.reason),
             "  parameter {",
-            f"    name         = {_hcl(variable_name(entry.setting))}",
-            f"    value        = {_hcl(entry.value)}",
-            f"    apply_method = {_hcl(entry.apply_method)}",
+            f"    name         = {hcl_quote(variable_name(entry.setting))}",
+            f"    value        = {hcl_quote(entry.value)}",
+            f"    apply_method = {hcl_quote(entry.apply_method)}",
             "  }",
         ]
     lines.append("}")
@@ -241,6 +241,6 @@ def render_rds_terraform(
     return "\n".join(lines) + "\n"
 
 
-def _hcl(text: str) -> str:
+def hcl_quote(text: str) -> str:
     """A quoted HCL string: JSON escaping, and template sequences (${, %{) doubled."""
     return json.dumps(text, ensure_ascii=False).replace("${", "$${").replace("%{", "%%{")

@@ -88,7 +88,14 @@ def refusal(result: Result, fmt: str) -> str | None:
 
 
 # The deploy formats a MariaDB 10.11 result cannot have: its twin is refused with the same reason.
-REFUSED_FOR_MARIADB = {"k8s-percona", "k8s-mysql-operator", "rds-json", "rds-terraform"}
+REFUSED_FOR_MARIADB = {
+    "k8s-percona",
+    "k8s-mysql-operator",
+    "rds-json",
+    "rds-terraform",
+    "aurora-json",
+    "aurora-terraform",
+}
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

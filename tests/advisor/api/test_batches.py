@@ -206,6 +206,28 @@ def test_the_archive_holds_the_export_the_format_asks_for(create, get, token):
     assert "runs Percona Server for MySQL" in rows[2]["output_refused"]  # a MariaDB host
 
 
+def test_the_archive_holds_aurora_parameter_groups_and_refuses_them_for_mariadb(create, get, token):
+    body = fleet(1)
+    body["profiles"].append(
+        {
+            "name": "maria",
+            "profile": raw_profile(**{"server.flavor": "mariadb", "server.version": "10.11"}),
+        }
+    )
+    created = create(body).json()
+    response = get(path_of(created["archive_url"]) + "?format=aurora-json", token=token)
+    assert response.status_code == 200
+    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    assert archive.namelist() == ["db0.example.com-aurora.json", "summary.csv"]
+    document = json.loads(archive.read("db0.example.com-aurora.json"))
+    assert document["DBParameterGroupFamily"] == "aurora-mysql8.0"
+    noted = {n["ParameterName"] for n in document["NotSetOnAurora"]}
+    assert "innodb_flush_method" in noted
+    rows = list(csv.DictReader(io.StringIO(archive.read("summary.csv").decode())))
+    assert rows[0]["aurora-json_file"] == "db0.example.com-aurora.json"
+    assert "not MariaDB" in rows[1]["output_refused"]
+
+
 def test_an_unknown_archive_format_is_a_400_naming_the_field(create, get, token):
     created = create(fleet(1)).json()
     response = get(path_of(created["archive_url"]) + "?format=xlsx", token=token)

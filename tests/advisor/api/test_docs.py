@@ -34,6 +34,8 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
         "/api/v1/recommendations/{recommendation_id}/k8s-mariadb-operator",
         "/api/v1/recommendations/{recommendation_id}/rds-json",
         "/api/v1/recommendations/{recommendation_id}/rds-terraform",
+        "/api/v1/recommendations/{recommendation_id}/aurora-json",
+        "/api/v1/recommendations/{recommendation_id}/aurora-terraform",
         "/api/v1/rules",
         "/api/v1/sources",
     }
@@ -42,11 +44,13 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
     assert body["required"] is True
     assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Profile"}
     assert "Profile" in schema["components"]["schemas"]
-    # JSON answers either the result or, with ?format=rds-json, the RDS requests
+    # JSON answers the result or, with ?format=rds-json / aurora-json, the RDS or Aurora requests
     detail = schema["paths"]["/api/v1/recommendations/{recommendation_id}"]["get"]
     json_answer = detail["responses"]["200"]["content"]["application/json"]["schema"]
     assert json_answer["oneOf"][0] == {"$ref": "#/components/schemas/ResultOutput"}
     assert json_answer["oneOf"][1]["required"][-1] == "ManagedByRds"
+    assert json_answer["oneOf"][2]["required"][-1] == "NotSetOnAurora"
+    assert len(json_answer["oneOf"]) == 3
     yaml_answer = detail["responses"]["200"]["content"]["application/yaml"]["schema"]
     assert yaml_answer == {"type": "string"}
     assert schema["info"]["version"] == "2.3"

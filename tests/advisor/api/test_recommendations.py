@@ -52,6 +52,8 @@ def test_a_store_flag_that_is_not_a_boolean_is_refused_naming_it(post_json):
         ("ansible-tasks", "application/yaml; charset=utf-8", "-tasks.yml"),
         ("k8s-percona", "application/yaml; charset=utf-8", "-percona.yaml"),
         ("k8s-mysql-operator", "application/yaml; charset=utf-8", "-innodbcluster.yaml"),
+        ("aurora-json", "application/json; charset=utf-8", "-aurora.json"),
+        ("aurora-terraform", "text/plain; charset=utf-8", "-aurora.tf"),
     ],
 )
 def test_format_returns_the_export_itself_with_a_filename(post_json, fmt, content_type, suffix):
@@ -77,6 +79,14 @@ def test_an_export_this_server_cannot_have_is_a_422_saying_why(post_json, get, f
     ):
         assert response.status_code == 422
         assert why in response.json()["message"]
+
+
+@pytest.mark.parametrize("fmt", ["aurora-json", "aurora-terraform"])
+def test_aurora_for_a_mariadb_server_is_a_422_saying_why(post_json, fmt):
+    mariadb = raw_profile(**{"server.flavor": "mariadb", "server.version": "11.4"})
+    response = post_json(f"{URL}?format={fmt}&store=false", mariadb)
+    assert response.status_code == 422
+    assert "Aurora MySQL runs MySQL, not MariaDB" in response.json()["message"]
 
 
 @pytest.mark.parametrize("fmt", ["ansible", "ansible-tasks", "k8s-percona", "k8s-mysql-operator"])
@@ -108,7 +118,8 @@ def test_an_unknown_format_is_a_400_naming_the_format_field(post_json):
     assert response.status_code == 400
     message = (
         "must be one of json, mycnf, sql, udev, sysctl, ansible, ansible-tasks, k8s-percona, "
-        "k8s-mysql-operator, k8s-mariadb-operator, rds-json, rds-terraform"
+        "k8s-mysql-operator, k8s-mariadb-operator, rds-json, rds-terraform, aurora-json, "
+        "aurora-terraform"
     )
     assert response.json()["errors"] == {"format": [message]}
 

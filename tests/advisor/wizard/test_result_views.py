@@ -167,6 +167,8 @@ def test_a_download_equals_the_cli_output_for_the_same_profile(client, tmp_path,
         "k8s-mariadb-operator": f"innodb-io-advisor-{result_id}-mariadb.yaml",
         "rds-json": f"innodb-io-advisor-{result_id}-rds.json",
         "rds-terraform": f"innodb-io-advisor-{result_id}-rds.tf",
+        "aurora-json": f"innodb-io-advisor-{result_id}-aurora.json",
+        "aurora-terraform": f"innodb-io-advisor-{result_id}-aurora.tf",
     }[fmt]
     assert response["Content-Disposition"] == f'attachment; filename="{filename}"'
     assert response.content.decode() == expected
