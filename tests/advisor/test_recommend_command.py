@@ -277,3 +277,15 @@ def test_revert_without_current_exits_2_saying_why(example: str) -> None:
     assert "cannot revert: this result was computed without the current configuration" in (
         completed.stderr
     )
+
+
+def test_a_format_that_cannot_take_this_server_says_so_without_the_version_range(
+    tmp_path: Path,
+) -> None:
+    """Aurora runs MySQL, not MariaDB: the server's version is supported, only the format is not."""
+    raw = raw_profile(**{"server.flavor": "mariadb", "server.version": "10.11"})
+    completed = _run(_profile_file(tmp_path, raw), "--format", "aurora-json")
+    _refused(completed)
+    assert "MariaDB" in completed.stderr
+    assert "other formats, and --format json, still work" in completed.stderr
+    assert "supported:" not in completed.stderr

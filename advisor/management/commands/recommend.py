@@ -62,7 +62,9 @@ class Command(BaseCommand):
             label = BY_NAME[options["format"]].label
             message = f"cannot write {label}: {refused}"
             supported = SUPPORTED_RANGE_TEXT[profile.server.flavor]
-            if supported not in message:
+            if result.output_refused is None:  # this format's own limit, not the version's
+                message += " (other formats, and --format json, still work)"
+            elif supported not in message:
                 message += f" (supported: {supported}; --format json still works)"
             raise CommandError(message, returncode=BAD_INPUT) from None
         except Exception as bug:
