@@ -23,7 +23,13 @@ from rules.render.aurora_parameters import (
 from rules.render.deploy import deploy_header, deploy_settings
 from rules.render.memory_share import BUFFER_POOL, memory_share
 from rules.render.mycnf import SERVER_SCOPE, comment, one_line, server_value, variable_name
-from rules.render.rds import GROUP_NAME, MAX_PARAMETERS_PER_REQUEST, Entry, hcl_quote
+from rules.render.rds import (
+    GROUP_NAME,
+    MAX_PARAMETERS_PER_REQUEST,
+    Entry,
+    not_set_lines,
+    terraform_group,
+)
 from rules.result import Result, Setting
 
 HOST_NOTE = (
@@ -197,28 +203,6 @@ def render_aurora_terraform(
         ("aws_db_parameter_group", groups.instance_name, groups.instance),
     )
     for resource, name, entries in blocks:
-        lines += [
-            "",
-            f'resource "{resource}" "innodb_io_advisor" {{',
-            f"  name        = {hcl_quote(name)}",
-            f"  family      = {hcl_quote(FAMILY)}",
-            f"  description = {hcl_quote('InnoDB IO Advisor ' + result.id)}",
-        ]
-        for entry in entries:
-            lines += [
-                "",
-                "  " + comment("#", entry.setting.reason),
-                "  parameter {",
-                f"    name         = {hcl_quote(variable_name(entry.setting))}",
-                f"    value        = {hcl_quote(entry.value)}",
-                f"    apply_method = {hcl_quote(entry.apply_method)}",
-                "  }",
-            ]
-        lines.append("}")
-    if groups.noted:
-        lines += ["", "# Not set: Aurora MySQL 3 does not take these"]
-        lines += [
-            comment("#", f"{variable_name(s)} = {server_value(s)}: {why}")
-            for s, why in groups.noted
-        ]
+        lines += terraform_group(resource, name, FAMILY, result.id, entries)
+    lines += not_set_lines("# Not set: Aurora MySQL 3 does not take these", groups.noted)
     return "\n".join(lines) + "\n"

@@ -214,14 +214,25 @@ def render_rds_terraform(
     what = "Terraform RDS parameter group"
     group = parameter_group(result, base_url=base_url, parameters=parameters, what=what, use=use)
     lines = [comment("#", line) for line in group.header]
-    lines += [
+    lines += terraform_group(
+        "aws_db_parameter_group", group.name, group.family, result.id, group.entries
+    )
+    lines += not_set_lines("# Managed by RDS, so not set here:", group.managed)
+    return "\n".join(lines) + "\n"
+
+
+def terraform_group(
+    resource: str, name: str, family: str, result_id: str, entries: Sequence[Entry]
+) -> list[str]:
+    """One Terraform parameter-group resource with a block per parameter, each under its reason."""
+    lines = [
         "",
-        'resource "aws_db_parameter_group" "innodb_io_advisor" {',
-        f"  name        = {hcl_quote(group.name)}",
-        f"  family      = {hcl_quote(group.family)}",
-        f"  description = {hcl_quote('InnoDB IO Advisor ' + result.id)}",
+        f'resource "{resource}" "innodb_io_advisor" {{',
+        f"  name        = {hcl_quote(name)}",
+        f"  family      = {hcl_quote(family)}",
+        f"  description = {hcl_quote('InnoDB IO Advisor ' + result_id)}",
     ]
-    for entry in group.entries:
+    for entry in entries:
         lines += [
             "",
             "  " + comment("#", entry.setting.reason),
@@ -231,14 +242,16 @@ def render_rds_terraform(
             f"    apply_method = {hcl_quote(entry.apply_method)}",
             "  }",
         ]
-    lines.append("}")
-    if group.managed:
-        lines += ["", "# Managed by RDS, so not set here:"]
-        lines += [
-            comment("#", f"{variable_name(s)} = {server_value(s)}: {why}")
-            for s, why in group.managed
-        ]
-    return "\n".join(lines) + "\n"
+    return [*lines, "}"]
+
+
+def not_set_lines(title: str, noted: Sequence[tuple[Setting, str]]) -> list[str]:
+    """The settings a managed service does not take, each with why, as comments under `title`."""
+    if not noted:
+        return []
+    return ["", title] + [
+        comment("#", f"{variable_name(s)} = {server_value(s)}: {why}") for s, why in noted
+    ]
 
 
 def hcl_quote(text: str) -> str:
