@@ -22,11 +22,12 @@ from rules.render.aurora_parameters import (
 )
 from rules.render.deploy import deploy_header, deploy_settings
 from rules.render.memory_share import BUFFER_POOL, memory_share
-from rules.render.mycnf import SERVER_SCOPE, comment, one_line, server_value, variable_name
+from rules.render.mycnf import SERVER_SCOPE, comment, one_line, server_value
 from rules.render.rds import (
     GROUP_NAME,
-    MAX_PARAMETERS_PER_REQUEST,
     Entry,
+    modify_requests,
+    not_set_json,
     not_set_lines,
     terraform_group,
 )
@@ -125,24 +126,6 @@ def _entry(result: Result, setting: Setting) -> Entry:
     return Entry(setting, _BOOLEAN.get(value, value), method)
 
 
-def _requests(entries: tuple[Entry, ...], name_key: str, name: str) -> list[dict[str, Any]]:
-    """The modify requests for `entries`, at most MAX_PARAMETERS_PER_REQUEST each."""
-    return [
-        {
-            name_key: name,
-            "Parameters": [
-                {
-                    "ParameterName": variable_name(e.setting),
-                    "ParameterValue": e.value,
-                    "ApplyMethod": e.apply_method,
-                }
-                for e in entries[i : i + MAX_PARAMETERS_PER_REQUEST]
-            ],
-        }
-        for i in range(0, len(entries), MAX_PARAMETERS_PER_REQUEST)
-    ]
-
-
 def render_aurora_json(
     result: Result, *, base_url: str = "", known: AuroraParameters | None = None
 ) -> str:
@@ -167,20 +150,13 @@ def render_aurora_json(
     document: dict[str, Any] = {
         "Comment": [one_line(line) for line in groups.header],
         "DBParameterGroupFamily": FAMILY,
-        "ModifyDBClusterParameterGroup": _requests(
+        "ModifyDBClusterParameterGroup": modify_requests(
             groups.cluster, "DBClusterParameterGroupName", groups.cluster_name
         ),
-        "ModifyDBParameterGroup": _requests(
+        "ModifyDBParameterGroup": modify_requests(
             groups.instance, "DBParameterGroupName", groups.instance_name
         ),
-        "NotSetOnAurora": [
-            {
-                "ParameterName": variable_name(setting),
-                "Recommended": server_value(setting),
-                "Note": why,
-            }
-            for setting, why in groups.noted
-        ],
+        "NotSetOnAurora": not_set_json(groups.noted),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 

@@ -169,35 +169,13 @@ def render_rds_json(
     group = parameter_group(
         result, base_url=base_url, parameters=parameters, what="RDS parameter group", use=use
     )
-    chunks = [
-        group.entries[i : i + MAX_PARAMETERS_PER_REQUEST]
-        for i in range(0, len(group.entries), MAX_PARAMETERS_PER_REQUEST)
-    ]
     document: dict[str, Any] = {
         "Comment": [one_line(line) for line in group.header],
         "DBParameterGroupFamily": group.family,
-        "ModifyDBParameterGroup": [
-            {
-                "DBParameterGroupName": group.name,
-                "Parameters": [
-                    {
-                        "ParameterName": variable_name(e.setting),
-                        "ParameterValue": e.value,
-                        "ApplyMethod": e.apply_method,
-                    }
-                    for e in chunk
-                ],
-            }
-            for chunk in chunks
-        ],
-        "ManagedByRds": [
-            {
-                "ParameterName": variable_name(setting),
-                "Recommended": server_value(setting),
-                "Note": why,
-            }
-            for setting, why in group.managed
-        ],
+        "ModifyDBParameterGroup": modify_requests(
+            group.entries, "DBParameterGroupName", group.name
+        ),
+        "ManagedByRds": not_set_json(group.managed),
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -219,6 +197,32 @@ def render_rds_terraform(
     )
     lines += not_set_lines("# Managed by RDS, so not set here:", group.managed)
     return "\n".join(lines) + "\n"
+
+
+def modify_requests(entries: Sequence[Entry], name_key: str, name: str) -> list[dict[str, Any]]:
+    """The AWS modify requests for `entries`, at most MAX_PARAMETERS_PER_REQUEST each."""
+    return [
+        {
+            name_key: name,
+            "Parameters": [
+                {
+                    "ParameterName": variable_name(e.setting),
+                    "ParameterValue": e.value,
+                    "ApplyMethod": e.apply_method,
+                }
+                for e in entries[i : i + MAX_PARAMETERS_PER_REQUEST]
+            ],
+        }
+        for i in range(0, len(entries), MAX_PARAMETERS_PER_REQUEST)
+    ]
+
+
+def not_set_json(noted: Sequence[tuple[Setting, str]]) -> list[dict[str, str]]:
+    """The settings a managed service does not take, each with the value and why."""
+    return [
+        {"ParameterName": variable_name(s), "Recommended": server_value(s), "Note": why}
+        for s, why in noted
+    ]
 
 
 def terraform_group(
