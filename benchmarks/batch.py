@@ -5,6 +5,7 @@ computed by two Celery worker processes. Prints the wall time and profiles per s
     HOSTS=2000 WORKERS=4 .venv/bin/python benchmarks/batch.py
 
 Uses its own database (advisor_bench, migrated here) and Redis database 13 on 127.0.0.1:6379.
+Results stored by an earlier run are removed first, so every run computes and stores every host.
 It measures; it asserts nothing, except that every profile was done once (exit 1 otherwise).
 """
 
@@ -106,11 +107,14 @@ def main() -> int:
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
+    from django.db import connection
 
     from advisor.fleet.services import batch_create
     from advisor.models import Batch, BatchItem
 
     call_command("migrate", verbosity=0)
+    with connection.cursor() as cursor:  # a row left by an earlier run would not be stored again
+        cursor.execute("TRUNCATE advisor_recommendation CASCADE")
     redis.Redis(db=13).flushdb()
     owner, _ = get_user_model().objects.get_or_create(username="batch-benchmark")
     entries = fleet(HOSTS)

@@ -29,6 +29,7 @@ DOMAIN_TOLERANCE = 1.25  # a feature within 25% beyond the data's range still co
 EFFECT_PERCENTILES = (10.0, 90.0)  # spread of one setting's effect across the refits
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
 NO_TERM = "the model has no term for this setting"
+NO_EFFECT = Effect(low_pct=0.0, high_pct=0.0)  # a modelled value equal to the baseline's
 
 
 class CalibratedEstimator:
@@ -77,16 +78,16 @@ class CalibratedEstimator:
         current = self._interval(kind, float(logs[0, 0]), binding[0], inside[0])
         gain = self._gain(kind, float(logs[0, 1] - logs[0, 0]), binding[1], inside[1])
         ratios = np.exp(logs[1:, 2:] - logs[1:, :1]) - 1  # refits x settings
-        low, high = _percentiles(ratios) * 100
-        effects = {name: Effect(low_pct=0.0, high_pct=0.0) for name in modelled}
-        effects |= {
+        low, high = (_percentiles(ratios) * 100).tolist()
+        changed = {
             name: Effect(
-                low_pct=round(float(lo), 1),
-                high_pct=round(float(hi), 1),
+                low_pct=round(lo, 1),
+                high_pct=round(hi, 1),
                 why=_why_large(hi, binding[0], binding[2 + i]),
             )
             for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True))
         }
+        effects = {name: changed.get(name) or NO_EFFECT for name in modelled}
         return Assessment(
             recommended=self._interval(kind, float(logs[0, 1]), binding[1], inside[1]),
             current=current if compare else None,

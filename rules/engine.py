@@ -16,7 +16,7 @@ from rules.registry import OS_RULES, SETTING_RULES
 from rules.result import Change, Estimates, OsItem, Result, Setting
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
 from rules.storage import array_capability
-from rules.throughput_estimates import with_estimates
+from rules.throughput_estimates import SettingDraft, with_estimates
 from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.2"
@@ -31,13 +31,13 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         array_capability(profile.hardware.storage),
     )
     warnings = _profile_warnings(profile) + audit(profile, ctx.catalog)
-    settings: list[Setting] = []
+    drafts: list[SettingDraft] = []
     for rule in SETTING_RULES:
         for proposal in rule.compute(ctx):
-            setting = _settle(rule, proposal, ctx, warnings)
-            if setting is not None:
-                settings.append(setting)
-                ctx.decided[setting.name] = setting.value
+            draft = _settle(rule, proposal, ctx, warnings)
+            if draft is not None:
+                drafts.append(draft)
+                ctx.decided[proposal.name] = draft["value"]
             warnings.extend(proposal.warnings)
     pool = ctx.decided.get("innodb_buffer_pool_size")
     warnings.extend(session_buffer_warnings(profile, int(pool) if pool is not None else None))
@@ -48,14 +48,16 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
     calibration = estimator.calibration_version if estimator is not None else None
     estimate: Estimates | None = None
     if estimator is not None:
-        estimate, settled = with_estimates(profile, settings, os_items, ctx.catalog, estimator)
-        settings = list(settled)
+        estimate, effects = with_estimates(profile, drafts, os_items, ctx.catalog, estimator)
+        settings = tuple(Setting(**draft, **effects.get(draft["name"], {})) for draft in drafts)
+    else:
+        settings = tuple(Setting(**draft) for draft in drafts)
     return Result(
         id=_result_id(profile, calibration),
         ruleset_version=RULESET_VERSION,
         calibration_version=calibration,
         inputs=profile.raw,
-        settings=tuple(settings),
+        settings=settings,
         os=os_items,
         estimate=estimate,
         warnings=tuple(dict.fromkeys(warnings)),
@@ -63,8 +65,12 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
     )
 
 
-def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -> Setting | None:
-    """Check the proposal against the version's catalog and attach text and the current value."""
+def _settle(
+    rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]
+) -> SettingDraft | None:
+    """Check the proposal against the version's catalog and attach text and the current value:
+    a Setting's fields, built into one once the estimator has given its effect (each Setting is
+    built once; copying 20 frozen fields to add an effect cost a tenth of a recommendation)."""
     spec = ctx.catalog.get(proposal.name)
     if spec is None:
         warnings.append(
@@ -91,7 +97,7 @@ def _settle(rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]) -
         version_default = is_default(ctx.catalog, proposal.name, value)
     needed = current is not None and change is not Change.KEEP
     dynamic = spec.dynamic and not proposal.restart
-    return Setting(
+    return SettingDraft(
         name=proposal.name,
         value=value,
         rule=rule.id,

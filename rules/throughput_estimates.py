@@ -4,40 +4,52 @@ setting's effect."""
 import dataclasses
 import math
 from collections.abc import Sequence
+from typing import Any, TypedDict
 
 from rules.catalog import ServerCatalog
 from rules.current.server_numbers import parse_number
 from rules.estimator_interface import Assessment, ConfigValue, Estimator
 from rules.profile import Profile
-from rules.result import Estimate, Estimates, OsItem, Setting
+from rules.result import Effect, Estimate, Estimates, OsItem
+
+# A rules.result.Setting's keyword arguments before its effect is known (the engine's `_settle`);
+# Setting itself stays the one declaration of its fields.
+SettingDraft = dict[str, Any]
+
+
+class EffectFields(TypedDict, total=False):
+    """What the estimate adds to one Setting: its effect, or why there is none."""
+
+    effect: Effect
+    effect_note: str
 
 
 def with_estimates(
     profile: Profile,
-    settings: Sequence[Setting],
+    drafts: Sequence[SettingDraft],
     os_items: Sequence[OsItem],
     catalog: ServerCatalog,
     estimator: Estimator,
-) -> tuple[Estimates, tuple[Setting, ...]]:
-    recommended: dict[str, ConfigValue] = {s.name: s.value for s in settings}
+) -> tuple[Estimates, dict[str, EffectFields]]:
+    """The estimates, and each setting's effect fields by name (absent: neither)."""
+    recommended: dict[str, ConfigValue] = {d["name"]: d["value"] for d in drafts}
     recommended.update({item.name: item.value for item in os_items})
-    baseline = _baseline(profile, settings, catalog)
+    baseline = _baseline(profile, drafts, catalog)
     measured = profile.workload.measured_throughput
     known = profile.current is not None or measured is not None
     assessed = estimator.assess(profile, baseline, recommended, compare=known)
     estimate = assessed.recommended
     if measured is not None and assessed.gain is not None:
         estimate = anchored(estimate, assessed.gain, measured)
-    settled = tuple(_with_effect(s, assessed) for s in settings)
-    return Estimates(estimate, assessed.current, assessed.gain, measured), settled
+    return Estimates(estimate, assessed.current, assessed.gain, measured), _effect_fields(assessed)
 
 
-def _with_effect(setting: Setting, assessed: Assessment) -> Setting:
-    effect = assessed.effects.get(setting.name)
-    if effect is not None:
-        return dataclasses.replace(setting, effect=effect)
-    note = assessed.not_estimated.get(setting.name)
-    return setting if note is None else dataclasses.replace(setting, effect_note=note)
+def _effect_fields(assessed: Assessment) -> dict[str, EffectFields]:
+    fields: dict[str, EffectFields] = {
+        name: {"effect_note": note} for name, note in assessed.not_estimated.items()
+    }
+    fields.update({name: {"effect": effect} for name, effect in assessed.effects.items()})
+    return fields
 
 
 def anchored(modelled: Estimate, gain: Estimate, measured: float) -> Estimate:
@@ -57,19 +69,19 @@ def significant(value: float, digits: int = 3) -> float:
 
 
 def _baseline(
-    profile: Profile, settings: Sequence[Setting], catalog: ServerCatalog
+    profile: Profile, drafts: Sequence[SettingDraft], catalog: ServerCatalog
 ) -> dict[str, ConfigValue]:
     """What runs today: the pasted values, else the version's defaults."""
     config: dict[str, ConfigValue] = {}
-    for setting in settings:
-        text = setting.current
+    for draft in drafts:
+        name, text = draft["name"], draft["current"]
         if text is None:
-            default = catalog.default(setting.name)
+            default = catalog.default(name)
             if default is not None:
-                config[setting.name] = default
+                config[name] = default
             continue
-        number = parse_number(text) if setting.kind != "enum" else None
-        config[setting.name] = number if number is not None else text
+        number = parse_number(text) if draft["kind"] != "enum" else None
+        config[name] = number if number is not None else text
     if profile.current is not None and "io_scheduler" in profile.current.os:
         config["io_scheduler"] = profile.current.os["io_scheduler"]
     return config

@@ -24,7 +24,7 @@ from advisor.calibration_admin.runs import (
 from advisor.calibration_admin.tasks import calibration_fit
 from advisor.models import CalibrationRun, Measurement
 
-CHANGE_LIST = "advisor/calibration/admin_change_list.html"
+CHANGE_LIST = "calibration_admin/admin_change_list.html"
 
 
 @admin.register(Measurement)

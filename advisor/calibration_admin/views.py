@@ -11,4 +11,4 @@ from advisor.calibration_admin.page import latest_calibration, page_context
 def calibration_page(request: HttpRequest) -> TemplateResponse:
     calibration, missing = latest_calibration()
     context = page_context(calibration) if calibration is not None else {"missing": missing}
-    return TemplateResponse(request, "advisor/calibration/page.html", context)
+    return TemplateResponse(request, "calibration_admin/page.html", context)

@@ -37,7 +37,7 @@ BROKER_DOWN = (
 
 def _form(request: HttpRequest, errors: dict[str, list[str]], status: int) -> TemplateResponse:
     context = {"errors": errors, "columns": CSV_COLUMNS, "max": f"{settings.BATCH_MAX_PROFILES:,}"}
-    return TemplateResponse(request, "advisor/batches/upload.html", context, status=status)
+    return TemplateResponse(request, "fleet/upload.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])
@@ -85,7 +85,7 @@ def batch_page(request: HttpRequest, batch_id: uuid.UUID) -> TemplateResponse:
         "failed": failed,
         "formats": [(f.name, f.label) for f in REGISTRY if f.name != "mycnf"],
     }
-    template = "advisor/batches/detail.html"
+    template = "fleet/detail.html"
     if getattr(request, "htmx", False):
         template += "#progress"
     return TemplateResponse(request, template, context)

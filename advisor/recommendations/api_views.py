@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.http import HttpRequest
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -11,6 +14,7 @@ from rest_framework.views import APIView
 
 from advisor.api.content import EXPORT_RENDERERS, TEXT_RENDERERS, ExportNegotiation, base_url
 from advisor.api.errors import FieldErrors
+from advisor.api.lean import LeanPostApi
 from advisor.api.openapi import (
     FORMAT_PARAMETER,
     RESULT_REF,
@@ -25,8 +29,8 @@ from advisor.recommendations.serializers import CheckOutput
 from advisor.recommendations.services import (
     recommendation_check,
     recommendation_compute,
-    recommendation_create,
     recommendation_get,
+    recommendation_store,
 )
 from advisor.unstorable import printable
 from rules.check import NEEDS_CURRENT, report_to_dict
@@ -38,9 +42,9 @@ from rules.validation import parse_profile
 FLAG = serializers.BooleanField()  # one field: a whole serializer per request costs more
 
 
-def query_flag(request: Request, name: str, *, default: bool) -> bool:
+def query_flag(request: Request | HttpRequest, name: str, *, default: bool) -> bool:
     """`?store=`, `?revert=`: any of DRF's boolean spellings; the default when absent."""
-    value = request.query_params.get(name)
+    value = request.GET.get(name)
     if value is None:
         return default
     try:
@@ -50,15 +54,24 @@ def query_flag(request: Request, name: str, *, default: bool) -> bool:
         raise FieldErrors(message, {name: problem.detail}) from None
 
 
-def store_flag(request: Request) -> bool:
+def store_flag(request: Request | HttpRequest) -> bool:
     """`?store=`: true unless the client says false."""
     return query_flag(request, "store", default=True)
 
 
-def export_response(request: Request, result: Result, *, status_code: int = 200) -> Response:
+def export_response(
+    request: Request | HttpRequest,
+    result: Result,
+    *,
+    status_code: int = 200,
+    result_json: dict[str, Any] | None = None,
+) -> Response:
     """The result in the negotiated format: JSON as data, the others as a named text file;
-    with `?revert=true`, its revert twin (NothingToRevert -> 422)."""
+    with `?revert=true`, its revert twin (NothingToRevert -> 422). `result_json`: the result's
+    JSON for this request (`shown_json`), when it was written already."""
     fmt = request.accepted_renderer.format
+    if result_json is not None:
+        return Response(result_json, status=status_code)
     filename = filename_for(result, fmt)
     if query_flag(request, "revert", default=False):
         filename = revert_filename_for(result, fmt)
@@ -70,7 +83,17 @@ def export_response(request: Request, result: Result, *, status_code: int = 200)
     return Response(text, status=status_code, headers={"Content-Disposition": disposition})
 
 
-class RecommendationCreateApi(APIView):
+def shown_json(request: Request | HttpRequest, result: Result) -> dict[str, Any] | None:
+    """The result's own JSON when this request answers with exactly that (JSON, no `?revert=`
+    at all), so that storing can reuse it; None otherwise."""
+    if request.accepted_renderer.format != "json" or "revert" in request.GET:
+        return None
+    return result_to_dict(result, base_url=base_url(request))
+
+
+class RecommendationCreateApi(LeanPostApi):
+    """The API's hot path: DRF's steps without DRF's request wrapper (advisor.api.lean)."""
+
     renderer_classes = EXPORT_RENDERERS
     content_negotiation_class = ExportNegotiation
 
@@ -85,14 +108,18 @@ class RecommendationCreateApi(APIView):
             **errors(400, 413, 415, 422),
         },
     )
-    def post(self, request: Request) -> Response:
+    def post(self, request: HttpRequest) -> Response:
         """201 with the stored result (or the export asked for); 200 with `store=false`."""
         store = store_flag(request)
-        profile = parse_profile(request.data)
+        profile = parse_profile(self.request_data(request))
+        result = recommendation_compute(profile=profile)
         if not store:
-            return export_response(request, recommendation_compute(profile=profile))
-        result = recommendation_create(profile=profile)
-        response = export_response(request, result, status_code=status.HTTP_201_CREATED)
+            return export_response(request, result)
+        shown = shown_json(request, result)
+        recommendation_store(result=result, result_json=shown)
+        response = export_response(
+            request, result, status_code=status.HTTP_201_CREATED, result_json=shown
+        )
         response["Location"] = f"{request.path.rstrip('/')}/{result.id}"
         return response
 

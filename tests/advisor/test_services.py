@@ -1,8 +1,17 @@
+import json
+from pathlib import Path
+
 import pytest
 
 from advisor.models import Recommendation
-from advisor.recommendations.services import recommendation_create, recommendation_get
+from advisor.recommendations.services import (
+    recommendation_compute,
+    recommendation_create,
+    recommendation_get,
+    recommendation_store,
+)
 from rules.render.jsonout import result_to_dict
+from rules.validation import parse_profile
 from tests.rules.profiles import profile
 
 pytestmark = pytest.mark.django_db
@@ -62,3 +71,21 @@ def test_json_orjson_cannot_write_is_stored_by_the_standard_library() -> None:
         id="f" * 20, profile={"n": huge}, result={"n": huge}, ruleset_version="test"
     )
     assert Recommendation.objects.get(id="f" * 20).profile == {"n": huge}
+
+
+GOLDEN = sorted((Path(__file__).parents[1] / "golden" / "profiles").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)
+def test_a_row_is_the_result_s_json_less_its_sources_however_it_is_stored(path) -> None:
+    result = recommendation_compute(profile=parse_profile(json.loads(path.read_text())))
+    expected = result_to_dict(result)  # what a row has always held: this, less `sources`
+    del expected["sources"]
+    recommendation_store(result=result)
+    written = Recommendation.objects.get(id=result.id).result
+    Recommendation.objects.filter(id=result.id).delete()
+    shown = result_to_dict(result, base_url="https://advisor.example.com")
+    recommendation_store(result=result, result_json=shown)
+    from_shown = Recommendation.objects.get(id=result.id).result
+    assert written == from_shown == expected
+    assert "sources" in shown  # the answer itself keeps them

@@ -22,7 +22,7 @@ def test_healthz_refuses_post(client):
 def test_index_shows_how_to_use_the_cli(client):
     response = client.get("/")
     assert response.status_code == 200
-    assert [t.name for t in response.templates][:2] == ["advisor/index.html", "base.html"]
+    assert [t.name for t in response.templates][:2] == ["recommendations/index.html", "base.html"]
     html = response.content.decode()
     assert CLI_COMMAND in html
     assert '<meta name="viewport"' in html

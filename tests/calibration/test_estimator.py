@@ -163,15 +163,20 @@ def test_effects_cover_only_settings_the_model_has_a_term_for() -> None:
 
 SEED_SOURCES = ("callaghan-2009-2disk", "callaghan-2008-insert", "callaghan-2011-odirect-log")
 # Seed figures the model misses today, each with why; strict, so a fix shows up as a failure to
-# update this list. Seed 003 states no hardware and saturates near 3,800 tps. Seed 000's rows
-# 2 and 3 (a 20% dirty-page limit) fall inside since tpcc's keys come from a fitted hot set;
-# seed 003's rows 11 and 19 and seed 001's row 24 only since update_heavy and bulk_insert got
+# update this list. Seed 003 states no hardware and saturates near 3,800 tps. Seed 003's rows
+# 11 and 19 and seed 001's row 24 fall inside only since update_heavy and bulk_insert got
 # intervals never narrower than their own held-out residuals (bulk_insert's is x14.6 wide).
-KNOWN_MISSES = dict.fromkeys(
-    ("12", "13", "14", "15", "20", "21", "22", "23"),
-    "seed 003: saturation near 3,800-4,700 tps from 8 clients on unstated 2011 hardware; "
-    "the model has no MySQL 5.1 commit-path limit and puts it near 9,000",
-)
+KNOWN_MISSES = {
+    **dict.fromkeys(
+        ("12", "13", "14", "15"),
+        "seed 003: saturation near 3,800 tps from 8 clients on unstated 2011 hardware; "
+        "the model has no MySQL 5.1 commit-path limit and puts it near 9,000",
+    ),
+    "3": "seed 000, 1.17 GB pool and a 20% dirty-page limit on two SATA disks: 3% above the "
+    "high end (2,836 against 2,760 NOTPM); page writes bind at a full-stroke 7,200 rpm rate "
+    "(rpm unstated) while the 2 GB of data spans a sliver of each disk (short seeks), and "
+    "tpcc's changes combine by their NURand draw, no longer in a fitted hot write set",
+}
 
 
 def _seed_param(point):

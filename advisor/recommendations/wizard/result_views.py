@@ -47,7 +47,7 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
     offered, comparison = compare(result, request.GET.get("whatif", ""), recommendation_compute)
     context = {"result": result, "whatifs": offered, "comparison": comparison}
     if is_fragment(request):
-        return TemplateResponse(request, "advisor/result.html#whatif", context)
+        return TemplateResponse(request, "recommendations/result.html#whatif", context)
     title = "Estimated throughput of the reference benchmark"
     context |= {
         "summary": machine_summary(draft_from_profile(result.inputs)),
@@ -63,7 +63,7 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
             zip(("version", "rows", "undetected"), report_rows(result.inputs), strict=True)
         ),
     }
-    return TemplateResponse(request, "advisor/result.html", context)
+    return TemplateResponse(request, "recommendations/result.html", context)
 
 
 @require_GET
@@ -81,7 +81,7 @@ def result_download(
         text = (render_revert if revert else render)(result, fmt, base_url=_base_url(request))
     except OutputRefused as refused:
         context = {"result": result, "fmt": fmt, "reason": str(refused)}
-        return TemplateResponse(request, "advisor/refused.html", context, status=409)
+        return TemplateResponse(request, "recommendations/refused.html", context, status=409)
     disposition = content_disposition_header(True, filename)
     return HttpResponse(
         text, content_type=CONTENT_TYPES[fmt], headers={"Content-Disposition": disposition}
@@ -115,7 +115,7 @@ def sources_page(request: HttpRequest) -> TemplateResponse:
         for key in dict.fromkeys(rule.sources):
             cited_by.setdefault(key, []).append(rule.id)
     entries = [(entry, cited_by.get(entry.key, [])) for entry in all_sources()]
-    return TemplateResponse(request, "advisor/sources.html", {"entries": entries})
+    return TemplateResponse(request, "recommendations/sources.html", {"entries": entries})
 
 
 def _stored(recommendation_id: str) -> Result:

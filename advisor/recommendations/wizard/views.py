@@ -72,7 +72,9 @@ def _index(request: HttpRequest, *, problem: str = "", pasted: str = "") -> Temp
         "probe_pasted": pasted,
         "probe_max_kib": probe.MAX_PROBE_BYTES // 1024,
     }
-    return TemplateResponse(request, "advisor/index.html", context, status=400 if problem else 200)
+    return TemplateResponse(
+        request, "recommendations/index.html", context, status=400 if problem else 200
+    )
 
 
 @require_POST
@@ -165,7 +167,7 @@ def wizard_check(request: HttpRequest, step: str) -> HttpResponse:
     )
     fields = [form[name] for name in current.names if name in names]
     context = {"fields": fields, "summary": machine_summary(draft), "step": current}
-    return TemplateResponse(request, "advisor/wizard.html#check", context)
+    return TemplateResponse(request, "recommendations/wizard.html#check", context)
 
 
 def _step_or_404(slug: str) -> Step:
@@ -211,7 +213,11 @@ def _render_step(
         "fragment": is_fragment(request),
         "undetected": probe.undetected(request.session),
     }
-    template = "advisor/wizard.html#step" if is_fragment(request) else "advisor/wizard.html"
+    template = (
+        "recommendations/wizard.html#step"
+        if is_fragment(request)
+        else "recommendations/wizard.html"
+    )
     return TemplateResponse(request, template, context)
 
 

@@ -34,7 +34,7 @@ def test_the_page_shows_the_version_and_the_coverage_figures(client, run):
     response = client.get(PAGE)
     assert response.status_code == 200
     assert [t.name for t in response.templates][:2] == [
-        "advisor/calibration/page.html",
+        "calibration_admin/page.html",
         "base.html",
     ]
     html = response.content.decode()

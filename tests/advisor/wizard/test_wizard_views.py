@@ -27,7 +27,7 @@ def api_message(path: str, raw: dict) -> list[str]:
 def test_each_step_is_a_page_of_its_own_with_a_form_that_works_without_javascript(client, step):
     response = client.get(f"/wizard/{step}/")
     assert response.status_code == 200
-    assert [t.name for t in response.templates][:2] == ["advisor/wizard.html", "base.html"]
+    assert [t.name for t in response.templates][:2] == ["recommendations/wizard.html", "base.html"]
     html = response.content.decode()
     assert f'action="/wizard/{step}/"' in html
     assert f'hx-post="/wizard/{step}/"' in html
