@@ -326,6 +326,9 @@ CACHES = {
 
 # Celery. With no broker, tasks run in-process (eagerly) so nothing else has to run.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", default="")
+if CELERY_BROKER_URL.startswith("redis://"):
+    # Kombu's Redis transport, made to survive a late acknowledgement on a closed connection.
+    CELERY_BROKER_TRANSPORT = "advisor.fleet.broker:Transport"
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", default="") or None
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True

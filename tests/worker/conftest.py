@@ -87,7 +87,13 @@ class Process:
         self.popen.wait(10)
 
     def output(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:]
+        """The log's first error (what went wrong first is what explains a failure) and its end."""
+        text = self.log.read_text(errors="replace")
+        marks = (text.find(mark) for mark in ("Traceback", " ERROR/", " CRITICAL/"))
+        first = min((i for i in marks if i >= 0), default=-1)
+        if first < 0 or first >= len(text) - 4000:
+            return text[-4000:]
+        return f"{text[first : first + 3000]}\n[...]\n{text[-3000:]}"
 
 
 @dataclass
