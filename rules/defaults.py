@@ -38,7 +38,12 @@ def default_of(catalog: ServerCatalog, name: str) -> int | float | str | None:
 
 
 def is_default(catalog: ServerCatalog, name: str, value: int | float | str) -> bool:
-    default = default_of(catalog, name)
+    return matches_default(default_of(catalog, name), value)
+
+
+def matches_default(default: int | float | str | None, value: int | float | str) -> bool:
+    """Whether `value` is `default` as the server reads it (enums in any case); False when the
+    default is unknown (None)."""
     if default is None:
         return False
     if isinstance(value, str) or isinstance(default, str):

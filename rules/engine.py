@@ -2,13 +2,13 @@
 
 import hashlib
 import json
+from collections.abc import Mapping
 
-from rules.apply import apply_note
 from rules.audit import audit, session_buffer_warnings
 from rules.catalog import ServerCatalog, catalog_for
 from rules.current import ORIGIN_LABELS
 from rules.currentvalues import change_between, current_value
-from rules.defaults import is_default
+from rules.defaults import matches_default
 from rules.enums import ControllerCache, FlashClass
 from rules.estimator_interface import Estimator
 from rules.profile import Profile
@@ -16,10 +16,14 @@ from rules.registry import OS_RULES, SETTING_RULES
 from rules.result import Change, Estimates, OsItem, Result, Setting
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
 from rules.storage import array_capability
+from rules.template import fill
 from rules.throughput_estimates import SettingDraft, with_estimates
+from rules.variable_table import VariableFacts, variable_table
 from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.2"
+# json.dumps(..., sort_keys=True, default=str), without building an encoder for every result.
+_ID_JSON = json.JSONEncoder(sort_keys=True, default=str)
 
 
 def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result:
@@ -32,9 +36,10 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
     )
     warnings = _profile_warnings(profile) + audit(profile, ctx.catalog)
     drafts: list[SettingDraft] = []
+    table = variable_table(ctx.catalog)
     for rule in SETTING_RULES:
         for proposal in rule.compute(ctx):
-            draft = _settle(rule, proposal, ctx, warnings)
+            draft = _settle(rule, proposal, ctx, table, warnings)
             if draft is not None:
                 drafts.append(draft)
                 ctx.decided[proposal.name] = draft["value"]
@@ -66,71 +71,81 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
 
 
 def _settle(
-    rule: Rule, proposal: Proposal, ctx: Context, warnings: list[str]
+    rule: Rule,
+    proposal: Proposal,
+    ctx: Context,
+    table: Mapping[str, VariableFacts],
+    warnings: list[str],
 ) -> SettingDraft | None:
     """Check the proposal against the version's catalog and attach text and the current value:
     a Setting's fields, built into one once the estimator has given its effect (each Setting is
     built once; copying 20 frozen fields to add an effect cost a tenth of a recommendation)."""
-    spec = ctx.catalog.get(proposal.name)
-    if spec is None:
+    name = proposal.name
+    variable = table.get(name)
+    if variable is None:
         warnings.append(
-            f"{proposal.name} does not exist in {_server_text(ctx.catalog)}; "
-            f"rule {rule.id} left it out."
+            f"{name} does not exist in {_server_text(ctx.catalog)}; rule {rule.id} left it out."
         )
         return None
     value = proposal.value
     if not isinstance(value, str):
-        clamped, changed = ctx.catalog.clamp(proposal.name, value)
+        clamped, changed = ctx.catalog.clamp(name, value)
         if changed:
             warnings.append(
-                f"{proposal.name} {value} was outside what "
+                f"{name} {value} was outside what "
                 f"{_server_text(ctx.catalog)} accepts; it was set to {clamped}."
             )
         value = clamped
     case = rule.cases[proposal.case]
-    facts = dict(proposal.facts)
-    current, current_is_default = current_value(ctx.profile.current, spec, ctx.catalog)
-    change = change_between(current, value, rule.kind)
+    facts = proposal.facts
+    current: str | None = None
+    current_is_default = False
+    change: Change | None = None
+    if ctx.profile.current is not None:
+        pasted = ctx.profile.current
+        current, current_is_default = current_value(pasted, variable.spec, ctx.catalog)
+        change = change_between(current, value, rule.kind)
     if proposal.default is not None:
         version_default = change_between(str(proposal.default), value, rule.kind) is Change.KEEP
     else:
-        version_default = is_default(ctx.catalog, proposal.name, value)
+        version_default = matches_default(variable.default, value)
     needed = current is not None and change is not Change.KEEP
-    dynamic = spec.dynamic and not proposal.restart
-    return SettingDraft(
-        name=proposal.name,
-        value=value,
-        rule=rule.id,
-        reason=case.reason.format(**facts),
-        explanation=case.explanation.format(**facts),
-        evidence=case.evidence,
-        dynamic=dynamic,
-        apply_note=apply_note(proposal.name, ctx.catalog, dynamic=dynamic),
-        kind=rule.kind,
-        current=current,
-        current_is_default=current_is_default,
-        change=change,
-        is_default=version_default,
-        written=not version_default or needed or ctx.profile.options.include_defaults,
-    )
+    dynamic = variable.spec.dynamic and not proposal.restart
+    return {
+        "name": name,
+        "value": value,
+        "rule": rule.id,
+        "reason": fill(case.reason, facts),
+        "explanation": fill(case.explanation, facts),
+        "evidence": case.evidence,
+        "dynamic": dynamic,
+        "apply_note": variable.note_now if dynamic else variable.note_restart,
+        "kind": rule.kind,
+        "current": current,
+        "current_is_default": current_is_default,
+        "change": change,
+        "is_default": version_default,
+        "written": not version_default or needed or ctx.profile.options.include_defaults,
+    }
 
 
 def _os_item(rule: OsRule, proposal: OsProposal, ctx: Context) -> OsItem:
     case = rule.cases[proposal.case]
-    current = ctx.profile.current.os.get(proposal.name) if ctx.profile.current else None
+    pasted = ctx.profile.current
+    current = pasted.os.get(proposal.name) if pasted else None
     return OsItem(
         name=proposal.name,
         value=proposal.value,
         devices=proposal.devices,
         rule=rule.id,
-        explanation=case.explanation.format(**proposal.facts),
+        explanation=fill(case.explanation, proposal.facts),
         evidence=case.evidence,
         commands=proposal.commands,
         persist=proposal.persist,
         persist_path=proposal.persist_path,
         current=current,
-        change=change_between(current, proposal.value, "enum"),
-        reason=case.reason.format(**proposal.facts),
+        change=None if current is None else change_between(current, proposal.value, "enum"),
+        reason=fill(case.reason, proposal.facts),
     )
 
 
@@ -185,5 +200,5 @@ def _server_text(catalog: ServerCatalog) -> str:
 
 def _result_id(profile: Profile, calibration: str | None) -> str:
     """A content hash: identical inputs under the same rules give the same id and permalink."""
-    payload = json.dumps([profile.raw, RULESET_VERSION, calibration], sort_keys=True, default=str)
+    payload = _ID_JSON.encode([profile.raw, RULESET_VERSION, calibration])
     return hashlib.sha256(payload.encode()).hexdigest()[:20]
