@@ -268,21 +268,40 @@ def _as_is(value: Any) -> Any:
 def echo(obj: Any, *, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The inputs that made `obj`, normalised, in the contract's nesting (None sections as None)."""
     out: dict[str, Any] = {}
-    cls: type = type(obj)
-    texts = _texts(cls)
-    for f, spec, section in _entries(cls):
-        if f.name in skip:
+    for name, omit_absent, text_of, spec, section in _echo_plan(type(obj)):
+        if name in skip:
             continue
-        value = getattr(obj, f.name)
-        if not value and ((spec and spec.omit_absent) or f.metadata.get(_OMIT)):
+        value = getattr(obj, name)
+        if omit_absent and not value:
             continue
-        if f.name in texts:  # echoed as it was given, not as parsed
-            out[f.name] = getattr(obj, texts[f.name])
-        elif spec:
-            out[f.name] = _echo_value(spec, value)
-        elif section and input_fields(section):
-            out[f.name] = None if value is None else echo(value)
+        if text_of is not None:  # echoed as it was given, not as parsed
+            out[name] = getattr(obj, text_of)
+        elif spec is not None:
+            out[name] = _echo_value(spec, value)
+        elif section:
+            out[name] = None if value is None else echo(value)
     return out
+
+
+EchoStep = tuple[str, bool, str | None, FieldSpec | None, bool]
+
+
+@cache
+def _echo_plan(cls: type) -> tuple[EchoStep, ...]:
+    """For each field `echo` may write: (its name, left out when absent, the field keeping its
+    text as given, its spec, whether it is a section holding inputs); worked out once per class
+    (every result echoes its profile)."""
+    texts = _texts(cls)
+    return tuple(
+        (
+            f.name,
+            bool((spec and spec.omit_absent) or f.metadata.get(_OMIT)),
+            texts.get(f.name),
+            spec,
+            bool(section and input_fields(section)),
+        )
+        for f, spec, section in _entries(cls)
+    )
 
 
 @cache

@@ -1,8 +1,8 @@
 """Turn untrusted JSON into a `Profile`, collecting every field error at once."""
 
-import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules.catalog import catalog_for, known_names
@@ -64,7 +64,7 @@ def parse_profile(raw: object) -> Profile:
     if not isinstance(raw, Mapping):
         raise ProfileError({"": ["the profile must be a JSON object"]})
     sections = _check_sections(raw, errors)
-    values = {spec.path: _read_field(spec, sections, errors) for spec in FIELDS}
+    values = {field.spec.path: _read_field(field, sections, errors) for field in _FIELDS}
     _check_cross_fields(values, sections, errors)
     current = _read_current(raw.get("current"), errors)
     if current is not None:
@@ -76,8 +76,7 @@ def parse_profile(raw: object) -> Profile:
 
 def _check_sections(raw: Mapping[str, Any], errors: _Collector) -> dict[str, Mapping[str, Any]]:
     found: dict[str, Mapping[str, Any]] = {"": raw}
-    for path, keys in _SECTIONS.items():
-        parent, _, name = path.rpartition(".")
+    for path, parent, name, keys, allowed in _SECTION_CHECKS:
         container = found.get(parent) if path else raw
         if container is None:
             continue
@@ -91,50 +90,53 @@ def _check_sections(raw: Mapping[str, Any], errors: _Collector) -> dict[str, Map
             continue
         found[path] = section
         for key in section:
-            if key not in keys:
+            if key not in allowed:
                 where = f"{path}.{key}" if path else str(key)
                 errors.add(where, "is not a known field; allowed: " + ", ".join(keys))
     return found
 
 
 def _read_field(
-    spec: FieldSpec, sections: Mapping[str, Mapping[str, Any]], errors: _Collector
+    field: "_Field", sections: Mapping[str, Mapping[str, Any]], errors: _Collector
 ) -> Any:
-    parent = spec.path.rpartition(".")[0]
-    section = sections.get(parent)
+    section = sections.get(field.parent)
     if section is None:
         return None
-    value = section.get(spec.name)
+    value = section.get(field.name)
+    spec = field.spec
     if value is None:
-        if spec.required and not (spec.nullable and spec.name in section):
+        if spec.required and not (spec.nullable and field.name in section):
             errors.add(spec.path, f"is required ({spec.describe_range()})")
         return spec.default
-    return _coerce(spec, value, errors)
+    return field.coerce(spec, value, errors)
 
 
-def _coerce(spec: FieldSpec, value: Any, errors: _Collector) -> Any:
-    if spec.kind is Kind.TEXT:
-        if not isinstance(value, str) or not value.strip() or len(value) > spec.max_length:
-            errors.add(spec.path, f"must be text of 1 to {spec.max_length} characters")
-            return None
-        return value.strip()
-    if spec.kind is Kind.BOOLEAN:
-        if not isinstance(value, bool):
-            errors.add(spec.path, f"must be {spec.describe_range()}")
-            return None
-        return value
-    if spec.kind is Kind.TEXT_LIST:
-        return _coerce_text_list(spec, value, errors)
-    if spec.kind is Kind.PROVENANCE:
-        return _coerce_provenance(spec, value, errors)
+def _coercer(spec: FieldSpec) -> "Coerce":
+    """How `spec`'s present value is checked and read, chosen by its kind."""
     if spec.kind is Kind.INTEGER and spec.choices:
-        return _coerce_rpm(spec, value, errors)
-    if spec.kind is Kind.CHOICE:
-        if not isinstance(value, str) or value not in spec.choices:
-            errors.add(spec.path, f"must be {spec.describe_range()}")
-            return None
-        return value
-    return _coerce_number(spec, value, errors)
+        return _coerce_rpm
+    return _COERCERS.get(spec.kind, _coerce_number)
+
+
+def _coerce_text(spec: FieldSpec, value: Any, errors: _Collector) -> str | None:
+    if not isinstance(value, str) or not value.strip() or len(value) > spec.max_length:
+        errors.add(spec.path, f"must be text of 1 to {spec.max_length} characters")
+        return None
+    return value.strip()
+
+
+def _coerce_boolean(spec: FieldSpec, value: Any, errors: _Collector) -> bool | None:
+    if not isinstance(value, bool):
+        errors.add(spec.path, f"must be {spec.describe_range()}")
+        return None
+    return value
+
+
+def _coerce_choice(spec: FieldSpec, value: Any, errors: _Collector) -> str | None:
+    if not isinstance(value, str) or value not in spec.choices:
+        errors.add(spec.path, f"must be {spec.describe_range()}")
+        return None
+    return value
 
 
 def _coerce_text_list(spec: FieldSpec, value: Any, errors: _Collector) -> list[str] | None:
@@ -192,7 +194,7 @@ def _coerce_rpm(spec: FieldSpec, value: Any, errors: _Collector) -> int | None:
 
 
 def _coerce_number(spec: FieldSpec, value: Any, errors: _Collector) -> float | int | None:
-    is_number = isinstance(value, int | float) and not isinstance(value, bool)
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if isinstance(value, int) and value.bit_length() > 64:  # beyond any range; isfinite overflows
         errors.add(spec.path, f"must be {spec.describe_range()}")
         return None
@@ -208,6 +210,33 @@ def _coerce_number(spec: FieldSpec, value: Any, errors: _Collector) -> float | i
         errors.add(spec.path, f"must be {spec.describe_range()}; got {value}")
         return None
     return int(value) if spec.kind is Kind.INTEGER else float(value)
+
+
+Coerce = Callable[[FieldSpec, Any, _Collector], Any]
+_COERCERS: dict[Kind, Coerce] = {
+    Kind.TEXT: _coerce_text,
+    Kind.BOOLEAN: _coerce_boolean,
+    Kind.TEXT_LIST: _coerce_text_list,
+    Kind.PROVENANCE: _coerce_provenance,
+    Kind.CHOICE: _coerce_choice,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    """A field's spec with what reading it needs, worked out once, not on every request."""
+
+    spec: FieldSpec
+    parent: str  # the section's dotted path, "" for the root
+    name: str
+    coerce: Coerce
+
+
+_FIELDS = tuple(_Field(s, s.path.rpartition(".")[0], s.name, _coercer(s)) for s in FIELDS)
+# (path, its parent's path, its key there, the keys it accepts, the same as a set)
+_SECTION_CHECKS = tuple(
+    (path, *path.rpartition(".")[::2], keys, frozenset(keys)) for path, keys in _SECTIONS.items()
+)
 
 
 def _check_cross_fields(
@@ -316,5 +345,9 @@ def _build(values: dict[str, Any], current: Current | None) -> Profile:
     rpm, flash = "hardware.storage.rpm", "hardware.storage.flash_class"
     values[rpm] = (values[rpm] or DEFAULT_HDD_RPM) if hdd else None
     values[flash] = (values[flash] or FlashClass.ENTERPRISE.value) if local_flash else None
-    partial: Profile = build(Profile, values, current=current, raw={})
-    return dataclasses.replace(partial, raw=inputs_echo(partial))
+    # The echo reads the built profile; its inputs dict, new here, is then filled in place
+    # (dataclasses.replace rebuilt the whole profile for this one field).
+    raw: dict[str, object] = {}
+    profile: Profile = build(Profile, values, current=current, raw=raw)
+    raw.update(inputs_echo(profile))
+    return profile
