@@ -26,9 +26,12 @@ def bytes_for_people(value: float) -> str:
     for suffix, size in _SUFFIXES:
         if value >= size:
             amount = value / size
-            whole = amount >= 100 or round(amount, 1) == round(amount)
-            text = f"{amount:.0f}" if whole else f"{amount:.1f}"
-            return f"{text} {suffix}iB"
+            if amount >= 100:
+                return f"{amount:.0f} {suffix}iB"
+            # Whole when one decimal rounds to .0 (the same test as round(amount, 1) ==
+            # round(amount), without rounding twice; checked over millions of values).
+            text = f"{amount:.1f}"
+            return f"{text[:-2] if text.endswith('.0') else text} {suffix}iB"
     return f"{value:.0f} bytes"
 
 

@@ -1,5 +1,6 @@
 """Server release strings, and which releases the product can write configuration for."""
 
+import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -37,6 +38,7 @@ class ServerVersion:
         return base if self.patch is None else f"{base}.{self.patch}"
 
 
+@functools.lru_cache(maxsize=1024)  # parsed three times per profile, from a few distinct texts
 def parse_version(text: str) -> ServerVersion | None:
     """Parse '8.0.36', '8.4', '10.11.6-MariaDB' or '8.0.36-28' (Percona); None when unparseable."""
     match = _RELEASE.match(text)

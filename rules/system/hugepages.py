@@ -1,5 +1,7 @@
 """Transparent huge pages: off for the database host."""
 
+import functools
+
 from rules.enums import Flavor
 from rules.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
@@ -16,7 +18,11 @@ VALUE = "never"
 
 
 def compute(ctx: Context) -> tuple[OsProposal, ...]:
-    case = "mariadb" if ctx.profile.server.flavor is Flavor.MARIADB else "mysql"
+    return _proposals("mariadb" if ctx.profile.server.flavor is Flavor.MARIADB else "mysql")
+
+
+@functools.cache  # two cases, the same for every host of the flavor
+def _proposals(case: str) -> tuple[OsProposal, ...]:
     files = ("enabled", "defrag")
     commands = (
         *(f"echo {VALUE} > {THP_DIR}/{name}" for name in files),

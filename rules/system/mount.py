@@ -1,5 +1,7 @@
 """Mount options of the data directory's filesystem: noatime, and never nobarrier."""
 
+import functools
+
 from rules.enums import Filesystem
 from rules.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
@@ -20,7 +22,11 @@ EXAMPLE: dict[Filesystem | None, str] = {
 
 
 def compute(ctx: Context) -> tuple[OsProposal, ...]:
-    filesystem = ctx.profile.hardware.filesystem
+    return _proposals(ctx.profile.hardware.filesystem)
+
+
+@functools.cache  # one per filesystem (or none given)
+def _proposals(filesystem: Filesystem | None) -> tuple[OsProposal, ...]:
     case = filesystem.value if filesystem is not None else "unknown"
     persist = "\n".join(
         (

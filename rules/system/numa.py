@@ -1,5 +1,7 @@
 """NUMA: interleave the server's memory across the nodes of a multi-node host."""
 
+import functools
+
 from rules.enums import Flavor
 from rules.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
@@ -22,8 +24,11 @@ POLICY = "interleave"
 
 
 def compute(ctx: Context) -> tuple[OsProposal, ...]:
-    nodes = ctx.profile.hardware.numa_nodes
-    flavor = ctx.profile.server.flavor
+    return _proposals(ctx.profile.hardware.numa_nodes, ctx.profile.server.flavor)
+
+
+@functools.cache  # nodes is 1 to 64 or None: at most 195 entries
+def _proposals(nodes: int | None, flavor: Flavor) -> tuple[OsProposal, ...]:
     service = SERVICE[flavor]
     if nodes == 1:
         return ()

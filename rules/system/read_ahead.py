@@ -1,5 +1,8 @@
 """read_ahead_kb of the data devices: the kernel's read-ahead for buffered reads."""
 
+import functools
+
+from rules.enums import Media
 from rules.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
 from rules.system.block import DEVICE_CLASSES, UDEV_PATH, device_files, device_loop, udev_rule
@@ -20,9 +23,14 @@ DIRECT_IO_VALUES = frozenset({"O_DIRECT", "O_DIRECT_NO_FSYNC", "OFF"})  # OFF: M
 
 
 def compute(ctx: Context) -> tuple[OsProposal, ...]:
-    devices = DEVICE_CLASSES[ctx.profile.hardware.storage.media]
     direct = {ctx.decided.get("innodb_flush_method"), ctx.decided.get("innodb_data_file_buffering")}
     case = "direct" if direct & DIRECT_IO_VALUES else "buffered"
+    return _proposals(ctx.profile.hardware.storage.media, case)
+
+
+@functools.cache  # one per media and case
+def _proposals(media: Media, case: str) -> tuple[OsProposal, ...]:
+    devices = DEVICE_CLASSES[media]
     value = str(READ_AHEAD_KB)
     facts = {"value": value, "devices": devices.label}
     write = f'echo {value} > "$d/queue/read_ahead_kb"'

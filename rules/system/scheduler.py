@@ -1,6 +1,9 @@
 """The Linux IO scheduler for the data devices, by device class and kernel generation."""
 
+import functools
+
 from rules.enums import Media
+from rules.profile import Kernel
 from rules.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
 from rules.system.block import (
@@ -33,13 +36,17 @@ SCHEDULERS: dict[str, dict[Generation, str]] = {
 
 def compute(ctx: Context) -> tuple[OsProposal, ...]:
     storage = ctx.profile.hardware.storage
-    kernel = ctx.profile.hardware.kernel
     if storage.media is Media.HDD:
         case = "hdd-controller" if storage.has_protected_write_cache else "hdd"
     elif storage.media is Media.NETWORK_SSD:
         case = "network"
     else:
         case = "nvme" if storage.media is Media.NVME else "flash"
+    return _proposals(case, storage.media, ctx.profile.hardware.kernel)
+
+
+@functools.lru_cache(maxsize=512)  # a handful of cases and media, and the kernels a fleet runs
+def _proposals(case: str, media: Media, kernel: Kernel | None) -> tuple[OsProposal, ...]:
     names = SCHEDULERS[case]
     # A known kernel gets its generation's name; with none given the multi-queue name leads and
     # the legacy one follows, each applied only where the device lists it.
@@ -47,7 +54,7 @@ def compute(ctx: Context) -> tuple[OsProposal, ...]:
     choices = {chosen: names[chosen]}
     if kernel is None and names[Generation.LEGACY] != names[chosen]:
         choices[Generation.LEGACY] = names[Generation.LEGACY]
-    devices = DEVICE_CLASSES[storage.media]
+    devices = DEVICE_CLASSES[media]
     facts = {"value": names[chosen], "kernel": describe(kernel), "devices": devices.label}
     return (
         OsProposal(

@@ -21,14 +21,7 @@ DIRTY_RATIO = 15
 
 
 def compute(ctx: Context) -> tuple[OsProposal, ...]:
-    return tuple(
-        _setting(name, value, case)
-        for name, value, case in (
-            ("vm.swappiness", SWAPPINESS, "swappiness"),
-            ("vm.dirty_background_ratio", DIRTY_BACKGROUND_RATIO, "dirty-background"),
-            ("vm.dirty_ratio", DIRTY_RATIO, "dirty"),
-        )
-    )
+    return _PROPOSALS  # the same for every host: made once, below
 
 
 def _setting(name: str, value: int, case: str) -> OsProposal:
@@ -39,6 +32,14 @@ def _setting(name: str, value: int, case: str) -> OsProposal:
     )
 
 
+_PROPOSALS = tuple(
+    _setting(name, value, case)
+    for name, value, case in (
+        ("vm.swappiness", SWAPPINESS, "swappiness"),
+        ("vm.dirty_background_ratio", DIRTY_BACKGROUND_RATIO, "dirty-background"),
+        ("vm.dirty_ratio", DIRTY_RATIO, "dirty"),
+    )
+)
 _CONTAINER = (
     " These are host-wide: in a container, set them on the host, not inside."  # not namespaced
 )
