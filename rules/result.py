@@ -8,6 +8,7 @@ field is one line here; `rules.render.jsonout` writes and reads it and describes
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from rules.frozen import quick_init
 from rules.jsonshape import doc
 
 
@@ -40,6 +41,7 @@ class Effect:
     )
 
 
+@quick_init  # built ~20 times per recommendation
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Setting:
     name: str
@@ -88,6 +90,7 @@ class Setting:
     )
 
 
+@quick_init  # built for every OS item of every recommendation
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OsItem:
     name: str

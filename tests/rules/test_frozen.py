@@ -1,0 +1,101 @@
+"""quick_init gives a frozen dataclass the same __init__, only quicker."""
+
+import dataclasses
+import inspect
+
+import pytest
+
+from rules.frozen import quick_init
+from rules.result import Change, Evidence, OsItem, Setting
+from rules.rule import Proposal
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Plain:
+    a: int
+    b: str = "b"
+    c: list[int] = dataclasses.field(default_factory=list)
+    d: bool = dataclasses.field(default=False, kw_only=True)
+
+
+@quick_init
+@dataclasses.dataclass(frozen=True, slots=True)
+class Quick:  # Plain again, with the quick __init__
+    a: int
+    b: str = "b"
+    c: list[int] = dataclasses.field(default_factory=list)
+    d: bool = dataclasses.field(default=False, kw_only=True)
+
+
+def test_it_takes_the_same_parameters_as_the_dataclass_init() -> None:
+    assert str(inspect.signature(Quick.__init__)) == str(inspect.signature(Plain.__init__))
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [((1,), {}), ((1, "x"), {}), ((1, "x", [2]), {"d": True}), ((), {"a": 3, "c": [4]})],
+)
+def test_it_sets_what_the_dataclass_init_sets(
+    args: tuple[object, ...], kwargs: dict[str, object]
+) -> None:
+    quick, plain = Quick(*args, **kwargs), Plain(*args, **kwargs)
+    assert [getattr(quick, f.name) for f in dataclasses.fields(quick)] == [
+        getattr(plain, f.name) for f in dataclasses.fields(plain)
+    ]
+
+
+def test_each_instance_gets_its_own_default_from_the_factory() -> None:
+    assert Quick(1).c is not Quick(1).c
+
+
+def test_the_instances_stay_frozen() -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Quick(1).a = 2  # type: ignore[misc]
+
+
+def test_it_refuses_a_class_that_is_not_frozen() -> None:
+    @dataclasses.dataclass(slots=True)
+    class Loose:
+        a: int
+
+    with pytest.raises(TypeError):
+        quick_init(Loose)
+
+
+def test_it_refuses_a_class_with_a_post_init() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        a: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    with pytest.raises(TypeError):
+        quick_init(Checked)
+
+
+def test_the_engine_s_classes_build_as_declared() -> None:
+    evidence = (Evidence("s", "f"),)
+    setting = Setting(
+        name="n", value=1, dynamic=True, rule="r", reason="x", explanation="y", evidence=evidence
+    )
+    assert (setting.scope, setting.kind, setting.written, setting.change) == (
+        "mysqld",
+        "number",
+        True,
+        None,
+    )
+    item = OsItem(
+        name="n",
+        value="v",
+        devices="d",
+        rule="r",
+        explanation="e",
+        evidence=evidence,
+        commands=(),
+        persist="",
+        persist_path="",
+        change=Change.KEEP,
+    )
+    assert (item.reason, item.current, item.change) == ("", None, Change.KEEP)
+    assert Proposal("n", 1, "c") == Proposal("n", 1, "c", {}, (), None, False)
