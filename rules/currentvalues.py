@@ -1,5 +1,7 @@
 """What a server runs today for one variable, and which way a recommendation moves it."""
 
+import functools
+
 from rules.catalog import ServerCatalog, VariableSpec
 from rules.current import parse_number
 from rules.defaults import default_of, io_capacity_max_default
@@ -30,7 +32,13 @@ def current_value(
         capacity = _number(current, catalog, "innodb_io_capacity")
         if capacity is not None:
             return str(io_capacity_max_default(catalog, int(capacity))), True
-    default = default_of(catalog, spec.name)
+    return _running_default(catalog, spec.name)
+
+
+@functools.lru_cache(maxsize=4096)  # per release and variable: a few hundred of each
+def _running_default(catalog: ServerCatalog, name: str) -> tuple[str | None, bool]:
+    """(the version's default as the server prints it, True), or (None, False) when unknown."""
+    default = default_of(catalog, name)
     if default is None:
         return None, False
     return _spell_default(default), True

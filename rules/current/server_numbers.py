@@ -1,5 +1,6 @@
 """Numbers as the server reads them from an option or a variable value."""
 
+import functools
 import math
 import re
 
@@ -19,6 +20,11 @@ def parse_number(text: str) -> int | float | None:
     """A number as the server reads it: 200, 1900M (bytes, 1024-based), 0.5; else None."""
     if not isinstance(text, str) or len(text) > 100:
         return None
+    return _parse(text)
+
+
+@functools.lru_cache(maxsize=4096)  # read about 20 times per recommendation, mostly defaults
+def _parse(text: str) -> int | float | None:
     text = text.strip()
     if _INTEGER.fullmatch(text):
         return int(text)
