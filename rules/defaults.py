@@ -4,6 +4,8 @@ The catalog stores a compiled default where there is one; where the server compu
 (`default` None, described by `default_text`) this module computes it the way the server does.
 """
 
+import functools
+
 from rules.catalog import ServerCatalog
 from rules.version import FLAVOR_NAMES
 
@@ -14,6 +16,7 @@ IO_CAPACITY_MAX_PER_IO_CAPACITY = 2
 IO_CAPACITY_MAX_FLOOR_IOPS = 2000
 
 
+@functools.lru_cache(maxsize=256)  # as many as catalog_for keeps; named ~6 times per result
 def server_name(catalog: ServerCatalog) -> str:
     """'MySQL 8.4', 'MariaDB 10.11': the flavor and series whose defaults the catalog holds."""
     major, minor = catalog.version.series
