@@ -35,3 +35,20 @@ def test_number_from_text_prefers_an_integer_and_says_none_for_text(text, number
     read = number_from_text(text)
     assert read == number
     assert type(read) is type(number)
+
+
+def _rounded_twice(value: float) -> str:
+    """bytes_for_people as first written: whole when round(amount, 1) == round(amount)."""
+    for suffix, size in (("T", 1024 * GIB), ("G", GIB), ("M", MIB), ("K", 1024)):
+        if value >= size:
+            amount = value / size
+            whole = amount >= 100 or round(amount, 1) == round(amount)
+            return (f"{amount:.0f}" if whole else f"{amount:.1f}") + f" {suffix}iB"
+    return f"{value:.0f} bytes"
+
+
+def test_sizes_for_people_read_the_same_as_when_rounded_twice() -> None:
+    hundredths = [whole + part / 100 for whole in range(120) for part in range(100)]
+    values = [t * size + d for t in hundredths for size in (1024, MIB, GIB) for d in (-1, 0, 1)]
+    for value in [*values, 0, 5, 2**45, 0.05 * GIB, 2.95 * GIB, 99.95 * GIB]:
+        assert bytes_for_people(value) == _rounded_twice(value), value
