@@ -78,8 +78,8 @@ class _Vectors:
 @dataclass(frozen=True, slots=True)
 class _Configurations:
     """Each configuration's own terms: `columns` (rows of one value per configuration) are
-    by_redo's numerator, by_dirty, miss, io_factor, log miss, settings, log write IOPS,
-    log io_capacity_max and log syncs."""
+    by_redo's numerator, by_dirty, io_factor, settings, log write IOPS, log io_capacity_max,
+    log syncs and miss."""
 
     columns: list[list[float]]
     variants: list[int]  # 2 x unbuffered + doublewrite
@@ -123,8 +123,7 @@ class RefitPass:
         vectors = self._vectors_of(machine, len(configs))
         terms = np.empty((5, len(configs), len(self._params)))
         with np.errstate(all="ignore"):
-            log_device_reads, log_write = _capacities(machine, configs, vectors, terms)
-            writes_over_reads = (log_write[:, 0] - log_device_reads[:, 0]).tolist()
+            writes_over_reads = _capacities(machine, configs, vectors, terms)
         return terms, writes_over_reads
 
     def _vectors_of(self, machine: Situation, n: int) -> _Vectors:
@@ -138,23 +137,32 @@ class RefitPass:
 
 def _capacities(
     machine: Situation, configs: Sequence[ConfigRow], vectors: _Vectors, terms: FloatArray
-) -> tuple[FloatArray, FloatArray]:
+) -> list[float]:
     """Fills `terms` with (cpu, reads, device, commit, flush), as model.capacities; returns
-    the device's log read and write capacities, whose difference says which binds it."""
+    the first vector's log write capacity over log read capacity of the device, per
+    configuration (which of the two binds it)."""
     n = len(configs)
     kind = KINDS.index(machine.kind)
     own = _configuration_terms(machine, configs, vectors.max_exp_redo)
+    # One workspace: the configurations' terms spread over the vectors (the first eight),
+    # then what is logged in one call (from miss on), then the device's two capacities.
+    space = np.empty((14, n, len(vectors.beta[0])))
+    np.copyto(space[:8], np.array(own.columns)[:, :, np.newaxis])
     (
         by_redo,
         by_dirty,
-        miss,
         io_factor,
-        log_miss,
         settings,
         log_write_iops,
         log_icm,
         log_syncs,
-    ) = np.repeat(np.array(own.columns)[:, :, np.newaxis], len(vectors.beta[0]), axis=2)
+        miss,
+        wmiss,
+        checkpoint_share,
+        cpu_s,
+        wait_s,
+    ) = space[:12]
+    logged, device = space[7:12], space[12:]
     log_reads, reads, log_changes, log_writes = _unit_terms(vectors, own.variants, n)
     log_iops, log_concurrency, log_fsync, log_group, log_parallel = np.log(
         [
@@ -168,8 +176,6 @@ def _capacities(
     log_per_second = _LOG_PER_SECOND[kind]
     combine = _write_combining(machine, by_redo, by_dirty, vectors.exp_redo[:n], own.wide)
     misses = np.multiply(reads, miss)
-    logs = np.empty((4, *misses.shape))
-    cpu_s, wait_s, wmiss, checkpoint_share = logs
     np.multiply(misses, vectors.read_cpu_s[:n], out=cpu_s)
     np.add(vectors.statement_s[:n], cpu_s, out=cpu_s)
     np.multiply(misses, float(machine.read_latency_s), out=wait_s)
@@ -178,19 +184,19 @@ def _capacities(
     np.maximum(miss, combine, out=wmiss)
     np.subtract(combine, miss, out=checkpoint_share)
     np.maximum(checkpoint_share, 0.0, out=checkpoint_share)
-    log_cpu_s, log_wait_s, log_wmiss, log_checkpoint_share = np.log(logs, out=logs)
+    np.log(logged, out=logged)  # miss, wmiss, checkpoint share, cpu_s, wait_s
     log_cpu, log_read, log_device, log_commit, log_flush = terms
     np.multiply(vectors.gamma[:n], log_parallel, out=log_cpu)
-    np.subtract(log_cpu, log_cpu_s, out=log_cpu)
-    np.subtract(log_concurrency, log_wait_s, out=log_read)
+    np.subtract(log_cpu, cpu_s, out=log_cpu)
+    np.subtract(log_concurrency, wait_s, out=log_read)
     np.add(terms[:2], log_per_second, out=terms[:2])
-    log_device_reads = np.subtract(log_iops, log_reads)
-    np.subtract(log_device_reads, log_miss, out=log_device_reads)
-    np.add(log_device_reads, settings, out=log_device_reads)
-    log_write = np.subtract(log_write_iops, log_writes)
-    np.subtract(log_write, log_wmiss, out=log_write)
-    np.add(log_write, settings, out=log_write)
-    np.logaddexp(np.negative(log_device_reads), np.negative(log_write), out=log_device)
+    # The device's log read and write capacities, each less its log miss, plus settings.
+    np.subtract(log_iops, log_reads, out=device[0])
+    np.subtract(log_write_iops, log_writes, out=device[1])
+    np.subtract(device, space[7:9], out=device)
+    np.add(device, settings, out=device)
+    np.negative(device, out=device)
+    np.logaddexp(device[0], device[1], out=log_device)
     np.negative(log_device, out=log_device)
     commit = log_fsync + vectors.beta * log_group + _LOG_COMMIT_UNITS[kind]
     np.subtract(commit, log_syncs, out=log_commit)
@@ -198,9 +204,11 @@ def _capacities(
         log_commit[own.no_syncs] = np.inf
     np.add(log_icm, vectors.overdrive[:n], out=log_flush)
     np.subtract(log_flush, log_changes, out=log_flush)
-    np.subtract(log_flush, log_checkpoint_share, out=log_flush)
+    np.subtract(log_flush, checkpoint_share, out=log_flush)
     np.add(log_flush, log_per_second, out=log_flush)
-    return log_device_reads, log_write
+    # -reads - -writes is writes - reads, bit for bit: IEEE arithmetic is symmetric in sign
+    writes_over_reads: list[float] = (device[0, :, 0] - device[1, :, 0]).tolist()
+    return writes_over_reads
 
 
 def _write_combining(
@@ -275,7 +283,7 @@ def _configuration_terms(
     redo = [r * MIB for r in redo_mbs]
     syncs = [c + b for c, b in zip(commit_syncs, binlog_syncs, strict=True)]
     n = len(configs)
-    logs = np.log([*io_factors, *miss, *write_iops, *io_capacity_maxes, *syncs]).tolist()
+    logs = np.log([*io_factors, *write_iops, *io_capacity_maxes, *syncs]).tolist()
     log_per_second = _LOG_PER_SECOND[kind]
     smallest = [
         (d if d < r else r) / pages
@@ -286,13 +294,12 @@ def _configuration_terms(
         columns=[
             redo,
             by_dirty,
-            miss,
             list(io_factors),
-            logs[n : 2 * n],
             [v + log_per_second for v in logs[:n]],
+            logs[n : 2 * n],
             logs[2 * n : 3 * n],
-            logs[3 * n : 4 * n],
-            logs[4 * n :],
+            logs[3 * n :],
+            miss,
         ],
         variants=[
             2 * (bulk and cb == 0) + (dw > 0)
