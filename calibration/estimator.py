@@ -10,17 +10,20 @@ from calibration.calibrate import Calibration
 from calibration.features import (
     MODELLED_SETTINGS,
     UNMODELLED_WHY,
+    ConfigRow,
     ConfigValue,
     Situation,
-    arrays_of_profile,
     as_arrays,
+    column_of,
+    profile_rows,
 )
 from calibration.interval import (
     INTERVAL,
     widened,
 )
-from calibration.model import REFERENCE_YEAR, predict_rows, predict_with_bottleneck
+from calibration.model import REFERENCE_YEAR, predict_with_bottleneck
 from calibration.points import UNITS
+from calibration.refit_pass import RefitPass
 from rules.estimator_interface import Assessment
 from rules.profile import Profile
 from rules.result import Effect, Estimate
@@ -54,6 +57,22 @@ class CalibratedEstimator:
         gives the estimates (first row) and the spread of each effect (the others)."""
         return np.vstack([self._params, self._refits])
 
+    @cached_property
+    def _pass(self) -> RefitPass:
+        # the baseline, the recommendation and each modelled setting alone
+        return RefitPass(self._all_params, width=2 + len(MODELLED_SETTINGS))
+
+    @cached_property
+    def _percentile_rows(self) -> tuple[tuple[int, int, float], ...]:
+        """_percentiles' ranks and weights for the refits' count: (below, above, share)."""
+        last = len(self._refits) - 1
+        ranks = []
+        for percentile in EFFECT_PERCENTILES:
+            position = percentile / 100 * last
+            below = math.floor(position)
+            ranks.append((below, min(below + 1, last), position - below))
+        return tuple(ranks)
+
     def assess(
         self,
         profile: Profile,
@@ -69,16 +88,15 @@ class CalibratedEstimator:
         names = [name for name in modelled if not _same(recommended[name], baseline.get(name))]
         configs = [dict(baseline), {**baseline, **recommended}]
         configs += [{**baseline, name: recommended[name]} for name in names]
-        x = arrays_of_profile(
+        machine, rows = profile_rows(
             profile, configs, year=self._year, corrections=self._calibration.device_corrections
         )
-        logs, binding = predict_rows(self._all_params, x)
+        logs, binding = self._pass.run(machine, rows)
         kind = profile.workload.kind.value
-        inside = [self._in_domain(kind, x, i) for i in (0, 1)]
+        inside = [self._row_in_domain(kind, machine, rows[i]) for i in (0, 1)]
         current = self._interval(kind, float(logs[0, 0]), binding[0], inside[0])
-        gain = self._gain(kind, float(logs[0, 1] - logs[0, 0]), binding[1], inside[1])
-        ratios = np.exp(logs[1:, 2:] - logs[1:, :1]) - 1  # refits x settings
-        low, high = (_percentiles(ratios) * 100).tolist()
+        gain = self._gain(kind, float(logs[1, 0] - logs[0, 0]), binding[1], inside[1])
+        low, high = self._effect_percentiles(logs[:, 1:])
         changed = {
             name: Effect(
                 low_pct=round(lo, 1),
@@ -89,7 +107,7 @@ class CalibratedEstimator:
         }
         effects = {name: changed.get(name) or NO_EFFECT for name in modelled}
         return Assessment(
-            recommended=self._interval(kind, float(logs[0, 1]), binding[1], inside[1]),
+            recommended=self._interval(kind, float(logs[1, 0]), binding[1], inside[1]),
             current=current if compare else None,
             gain=gain if compare else None,
             effects=effects,
@@ -170,11 +188,34 @@ class CalibratedEstimator:
             in_domain=inside,
         )
 
+    def _effect_percentiles(self, refits: np.ndarray) -> tuple[list[float], list[float]]:
+        """EFFECT_PERCENTILES of each setting's ratio to the baseline across the refits
+        (configuration x refit logs), in %, interpolated as numpy's default does (numpy's own
+        percentile costs more than the whole model pass on a few dozen rows): numpy sorts,
+        plain floats do the few products, as numpy would, operation for operation."""
+        ranked = np.sort(np.exp(refits[2:] - refits[:1]) - 1, axis=1)
+        low, high = (
+            [(b * (1 - share) + a * share) * 100 for b, a in ranked[:, [below, above]].tolist()]
+            for below, above, share in self._percentile_rows
+        )
+        return low, high
+
+    def _row_in_domain(self, kind: str, machine: Situation, row: ConfigRow) -> bool:
+        ranges = self._calibration.domain.get(kind)
+        if ranges is None:
+            return False
+        return self._values_in_domain(ranges, {c: column_of(machine, row, c) for c in ranges})
+
     def _in_domain(self, kind: str, x: Mapping[str, np.ndarray], row: int) -> bool:
         ranges = self._calibration.domain.get(kind)
         if ranges is None:
             return False
-        values = {c: float(x[c][row]) for c in ranges}
+        return self._values_in_domain(ranges, {c: float(x[c][row]) for c in ranges})
+
+    @staticmethod
+    def _values_in_domain(
+        ranges: Mapping[str, tuple[float, float]], values: dict[str, float]
+    ) -> bool:
         values["pool_to_data"] = min(values["pool_to_data"], 1.0)  # past 1 the data just fits
         return all(
             low / DOMAIN_TOLERANCE <= values[c] <= high * DOMAIN_TOLERANCE
@@ -189,17 +230,6 @@ def _same(value: ConfigValue, other: ConfigValue | None) -> bool:
     if isinstance(value, str) or isinstance(other, str):
         return str(value).strip().lower() == str(other).strip().lower()
     return float(value) == float(other)
-
-
-def _percentiles(ratios: np.ndarray) -> np.ndarray:
-    """EFFECT_PERCENTILES of each column, interpolated as numpy's default does; numpy's own
-    percentile costs more than the whole model pass on a few dozen rows."""
-    ranked = np.sort(ratios, axis=0)
-    positions = np.array(EFFECT_PERCENTILES) / 100 * (len(ranked) - 1)
-    below = np.floor(positions).astype(int)
-    above = np.minimum(below + 1, len(ranked) - 1)
-    share = (positions - below)[:, np.newaxis]
-    return np.asarray(ranked[below] * (1 - share) + ranked[above] * share)
 
 
 def _why_large(high_pct: float, before: str, after: str) -> str:

@@ -256,13 +256,35 @@ def arrays_of_profile(
     """as_arrays of situation_of_profile for each config, without building each Situation:
     the machine's part is worked out once and only the settings vary (the engine asks for a
     dozen configurations per result), and each block of columns is one numpy array."""
+    machine, rows = profile_rows(profile, configs, year=year, corrections=corrections)
+    varying = np.array(rows, dtype=np.float64).T
+    fixed = np.array([_column(machine, name) for name in _MACHINE_COLUMNS], dtype=np.float64)
+    block = np.repeat(fixed[:, np.newaxis], len(rows), axis=1)
+    arrays = dict(zip(_MACHINE_COLUMNS, block, strict=True))
+    arrays.update(zip(_CONFIG_COLUMNS, varying, strict=True))
+    return arrays
+
+
+ConfigRow = tuple[float, float, float, float, float, float, float, float, float, float]
+
+
+def profile_rows(
+    profile: Profile,
+    configs: Sequence[Mapping[str, ConfigValue]],
+    *,
+    year: int,
+    corrections: Corrections | None = None,
+) -> tuple[Situation, list[ConfigRow]]:
+    """The machine (situation_of_profile with no settings) and each config's values of
+    _CONFIG_COLUMNS: arrays_of_profile's content before numpy, which the engine's estimator
+    reads as plain floats."""
     machine = situation_of_profile(profile, {}, year=year, corrections=corrections)
     storage = profile.hardware.storage
     flash_no_fsync = _fsync_costs_writes(storage)
     layout = _layout(storage)
     kind = machine.kind
     binlog = machine.binlog
-    rows = []
+    rows: list[ConfigRow] = []
     for config in (with_server_defaults(profile, c) for c in configs):
         pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
         no_fsync = str(config.get("innodb_flush_method", "")).upper() == "O_DIRECT_NO_FSYNC"
@@ -283,12 +305,7 @@ def arrays_of_profile(
                 float(change_buffer_of(config)),
             )
         )
-    varying = np.array(rows, dtype=np.float64).T
-    fixed = np.array([_column(machine, name) for name in _MACHINE_COLUMNS], dtype=np.float64)
-    block = np.repeat(fixed[:, np.newaxis], len(rows), axis=1)
-    arrays = dict(zip(_MACHINE_COLUMNS, block, strict=True))
-    arrays.update(zip(_CONFIG_COLUMNS, varying, strict=True))
-    return arrays
+    return machine, rows
 
 
 _CONFIG_COLUMNS = (
@@ -383,6 +400,13 @@ def _column(situation: Situation, name: str) -> float:
     if name == "kind":
         return float(KINDS.index(situation.kind))
     return float(getattr(situation, name))
+
+
+def column_of(machine: Situation, row: ConfigRow, name: str) -> float:
+    """One column's value, as arrays_of_profile has it, from profile_rows' machine and row."""
+    if name in _CONFIG_COLUMNS:
+        return row[_CONFIG_COLUMNS.index(name)]
+    return _column(machine, name)
 
 
 def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:

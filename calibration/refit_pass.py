@@ -1,0 +1,391 @@
+"""The model for one machine under a few configurations, across the fitted vector and its
+leave-one-source-out refits: the pass the engine's estimator makes for every recommendation.
+
+It performs calibration.model's operations (capacities, then predict_rows) element for element
+and in the same order, so it gives the same bits (tests/calibration/test_refit_pass.py compares
+them); it is only cheaper. On a few hundred numbers numpy's cost is its calls, not the
+arithmetic, so it makes fewer: what depends on the parameters alone is computed once per
+estimator, what depends on the machine once per call, a configuration's own terms in plain
+Python floats (IEEE arithmetic, as numpy's; logarithms still numpy's, which libm's can differ
+from by a bit), and every configuration x vector array has one shape and is contiguous,
+sparing numpy its broadcasting. The fit keeps calibration.model's path: its situations mix
+machines and kinds.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from calibration.benchmarks import (
+    ACCESS_CODES,
+    NURAND_SHARES,
+    NURAND_STOCK_HITS,
+    SPECIAL_HOT_ACCESSES,
+    SPECIAL_HOT_SHARE,
+)
+from calibration.features import KINDS, ConfigRow, FloatArray, Situation
+from calibration.model import (
+    _BULK,
+    _LOG_COMMIT_UNITS,
+    _LOG_PER_SECOND,
+    _LOG_READS,
+    _LOG_WRITES,
+    _SKEWED_DIRTIED,
+    _SKEWED_WINDOWS,
+    _STATEMENTS,
+    _WRITES,
+    BOTTLENECKS,
+    CHANGE_BUFFER_MAX_SHARE,
+    DEVICE,
+    GROUP_COMMIT_CAP,
+    MIB,
+    PAGE_BYTES,
+    REFERENCE_YEAR,
+    SMOOTH_MIN_POWER,
+)
+
+_SPECIAL = ACCESS_CODES["special"]
+_SKEWED = ACCESS_CODES["skewed"]
+_PAGES_PER_GB = 1024.0 * MIB / PAGE_BYTES
+_HELD_SHARE = 1.0 - CHANGE_BUFFER_MAX_SHARE
+_SMALL_WINDOW = 1e-9  # write_combining's: below it a window combines nothing
+_LAST_WINDOW = float(_SKEWED_WINDOWS[-1])
+
+
+@dataclass(frozen=True, slots=True)
+class _Vectors:
+    """model.capacities' terms that depend on the vectors alone, for one kind, binary log and
+    year: each row of a spread array is the same (one value per vector), so the first n rows
+    are a contiguous configuration x vector array. The unit terms come in four variants, by
+    2 x unbuffered + doublewrite (unbuffered: the insert benchmark without a change buffer,
+    e = 0), one row each."""
+
+    statement_s: FloatArray
+    read_cpu_s: FloatArray
+    exp_redo: FloatArray
+    max_exp_redo: float
+    overdrive: FloatArray
+    gamma: FloatArray
+    beta: FloatArray  # one row: the commit term is per vector until the syncs divide it
+    log_reads: tuple[FloatArray, ...]  # spread, by variant
+    reads: tuple[FloatArray, ...]
+    log_changes: tuple[FloatArray, ...]
+    log_writes: tuple[FloatArray, ...]
+    rows: FloatArray  # log reads, reads, log changes, log writes: 4 x variant x vector
+
+
+@dataclass(frozen=True, slots=True)
+class _Configurations:
+    """Each configuration's own terms: `columns` (rows of one value per configuration) are
+    by_redo's numerator, by_dirty, io_factor, settings, log write IOPS, log io_capacity_max,
+    log syncs and miss."""
+
+    columns: list[list[float]]
+    variants: list[int]  # 2 x unbuffered + doublewrite
+    no_syncs: list[int]  # the configurations that sync nothing at commit
+    wide: bool  # every window (u) is above _SMALL_WINDOW, whatever the vector: no NaN
+
+
+class RefitPass:
+    """calibration.model.predict_rows over fixed parameter vectors, for one machine's configs.
+
+    `width` is how many configurations a call usually has at most; a wider call spreads the
+    vectors' terms again."""
+
+    def __init__(self, params: FloatArray, width: int) -> None:
+        self._params = np.atleast_2d(np.asarray(params, dtype=np.float64))
+        self._width = width
+        self._vectors: dict[tuple[int, float, float], _Vectors] = {}
+
+    def run(self, machine: Situation, configs: Sequence[ConfigRow]) -> tuple[FloatArray, list[str]]:
+        """The predictions, configuration x vector (predict_rows' transpose), and the first
+        vector's binding capacity per configuration."""
+        terms, writes_over_reads = self._capacities(machine, configs)
+        binding = np.argmin(terms[:, :, 0], axis=0).tolist()
+        names = [
+            "page writes" if i == DEVICE and d < 0 else BOTTLENECKS[i]  # nan: neither
+            for i, d in zip(binding, writes_over_reads, strict=True)
+        ]
+        np.multiply(terms, -SMOOTH_MIN_POWER, out=terms)
+        np.exp(terms, out=terms)
+        return -np.log(np.add.reduce(terms, axis=0)) / SMOOTH_MIN_POWER, names
+
+    def capacities(self, machine: Situation, configs: Sequence[ConfigRow]) -> FloatArray:
+        """model.capacities' first five, stacked: capacity x configuration x vector."""
+        return self._capacities(machine, configs)[0]
+
+    def _capacities(
+        self, machine: Situation, configs: Sequence[ConfigRow]
+    ) -> tuple[FloatArray, list[float]]:
+        """The capacities and, under the first vector, the device's log write capacity over
+        its read capacity per configuration (which of the two binds it)."""
+        vectors = self._vectors_of(machine, len(configs))
+        terms = np.empty((5, len(configs), len(self._params)))
+        with np.errstate(all="ignore"):
+            writes_over_reads = _capacities(machine, configs, vectors, terms)
+        return terms, writes_over_reads
+
+    def _vectors_of(self, machine: Situation, n: int) -> _Vectors:
+        key = (KINDS.index(machine.kind), float(machine.binlog), float(machine.year))
+        vectors = self._vectors.get(key)
+        if vectors is None or len(vectors.gamma) < n:
+            vectors = _vector_terms(self._params, *key, max(n, self._width))
+            self._vectors[key] = vectors
+        return vectors
+
+
+def _capacities(
+    machine: Situation, configs: Sequence[ConfigRow], vectors: _Vectors, terms: FloatArray
+) -> list[float]:
+    """Fills `terms` with (cpu, reads, device, commit, flush), as model.capacities; returns
+    the first vector's log write capacity over log read capacity of the device, per
+    configuration (which of the two binds it)."""
+    n = len(configs)
+    kind = KINDS.index(machine.kind)
+    own = _configuration_terms(machine, configs, vectors.max_exp_redo)
+    # One workspace: the configurations' terms spread over the vectors (the first eight),
+    # then what is logged in one call (from miss on), then the device's two capacities.
+    space = np.empty((14, n, len(vectors.beta[0])))
+    np.copyto(space[:8], np.array(own.columns)[:, :, np.newaxis])
+    (
+        by_redo,
+        by_dirty,
+        io_factor,
+        settings,
+        log_write_iops,
+        log_icm,
+        log_syncs,
+        miss,
+        wmiss,
+        checkpoint_share,
+        cpu_s,
+        wait_s,
+    ) = space[:12]
+    logged, device = space[7:12], space[12:]
+    log_reads, reads, log_changes, log_writes = _unit_terms(vectors, own.variants, n)
+    log_iops, log_concurrency, log_fsync, log_group, log_parallel = np.log(
+        [
+            machine.read_iops,
+            machine.concurrency,
+            machine.fsync_per_s,
+            min(float(machine.concurrency), GROUP_COMMIT_CAP),
+            min(float(machine.concurrency), float(machine.cores)),
+        ]
+    ).tolist()
+    log_per_second = _LOG_PER_SECOND[kind]
+    combine = _write_combining(machine, by_redo, by_dirty, vectors.exp_redo[:n], own.wide)
+    misses = np.multiply(reads, miss)
+    np.multiply(misses, vectors.read_cpu_s[:n], out=cpu_s)
+    np.add(vectors.statement_s[:n], cpu_s, out=cpu_s)
+    np.multiply(misses, float(machine.read_latency_s), out=wait_s)
+    np.divide(wait_s, io_factor, out=wait_s)
+    np.add(cpu_s, wait_s, out=wait_s)
+    np.maximum(miss, combine, out=wmiss)
+    np.subtract(combine, miss, out=checkpoint_share)
+    np.maximum(checkpoint_share, 0.0, out=checkpoint_share)
+    np.log(logged, out=logged)  # miss, wmiss, checkpoint share, cpu_s, wait_s
+    log_cpu, log_read, log_device, log_commit, log_flush = terms
+    np.multiply(vectors.gamma[:n], log_parallel, out=log_cpu)
+    np.subtract(log_cpu, cpu_s, out=log_cpu)
+    np.subtract(log_concurrency, wait_s, out=log_read)
+    np.add(terms[:2], log_per_second, out=terms[:2])
+    # The device's log read and write capacities, each less its log miss, plus settings.
+    np.subtract(log_iops, log_reads, out=device[0])
+    np.subtract(log_write_iops, log_writes, out=device[1])
+    np.subtract(device, space[7:9], out=device)
+    np.add(device, settings, out=device)
+    np.negative(device, out=device)
+    np.logaddexp(device[0], device[1], out=log_device)
+    np.negative(log_device, out=log_device)
+    commit = log_fsync + vectors.beta * log_group + _LOG_COMMIT_UNITS[kind]
+    np.subtract(commit, log_syncs, out=log_commit)
+    if own.no_syncs:
+        log_commit[own.no_syncs] = np.inf
+    np.add(log_icm, vectors.overdrive[:n], out=log_flush)
+    np.subtract(log_flush, log_changes, out=log_flush)
+    np.subtract(log_flush, checkpoint_share, out=log_flush)
+    np.add(log_flush, log_per_second, out=log_flush)
+    # -reads - -writes is writes - reads, bit for bit: IEEE arithmetic is symmetric in sign
+    writes_over_reads: list[float] = (device[0, :, 0] - device[1, :, 0]).tolist()
+    return writes_over_reads
+
+
+def _write_combining(
+    machine: Situation,
+    by_redo: FloatArray,
+    by_dirty: FloatArray,
+    exp_redo: FloatArray,
+    wide: bool,
+) -> FloatArray:
+    """model.write_combining, given its by_redo numerator and by_dirty; `wide` when no window
+    can be small or NaN, so that its two np.where change nothing."""
+    pages = float(machine.data_gb) * _PAGES_PER_GB
+    window = np.divide(by_redo, exp_redo, out=by_redo)
+    np.minimum(window, by_dirty, out=window)
+    if machine.access == _SKEWED:
+        np.divide(window, pages, out=window)
+        dirtied = np.interp(np.minimum(window, _LAST_WINDOW), _SKEWED_WINDOWS, _SKEWED_DIRTIED)
+        share = np.divide(dirtied, window, out=dirtied)
+        combining = window > _SMALL_WINDOW
+    else:  # -expm1(-u) / u as expm1(-u) / -u: IEEE division is exact in the signs
+        np.divide(window, -pages, out=window)
+        share = np.expm1(window)
+        np.divide(share, window, out=share)
+        combining = window < -_SMALL_WINDOW
+    if wide:
+        return share
+    share = np.where(combining, share, 1.0)
+    return np.where(np.isfinite(window), share, 0.0)
+
+
+def _configuration_terms(
+    machine: Situation, configs: Sequence[ConfigRow], max_exp_redo: float
+) -> _Configurations:
+    """The configurations' terms, as capacities, data_pool_share, miss_rate and
+    write_combining work them out, in plain floats (min and max as numpy's for numbers)."""
+    (
+        write_iops,
+        pools,
+        commit_syncs,
+        io_factors,
+        dirty_pcts,
+        doublewrites,
+        binlog_syncs,
+        redo_mbs,
+        io_capacity_maxes,
+        change_buffers,
+    ) = zip(*configs, strict=True)
+    kind = KINDS.index(machine.kind)
+    data_gb = float(machine.data_gb)
+    pages = data_gb * _PAGES_PER_GB
+    buffers = bool(_WRITES[kind] > 0)
+    shares = []
+    for pool, change_buffer in zip(pools, change_buffers, strict=True):
+        share = pool
+        if change_buffer > 0 and buffers and pool < 1.0:  # data_pool_share
+            held, data_left = _HELD_SHARE * pool, 2.0 * pool - 1.0
+            share = data_left if data_left > held else held
+        share = 0.0 if share < 0.0 else share
+        shares.append(1.0 if share > 1.0 else share)
+    miss = _miss(shares, machine.access)
+    fills = []
+    for dirty_pct, pool in zip(dirty_pcts, pools, strict=True):
+        fill = dirty_pct / 100.0 * pool * data_gb * MIB * 1024.0 / PAGE_BYTES / pages
+        fills.append(1.0 if fill > 1.0 else fill)
+    if machine.access == _SKEWED:
+        windows = np.interp(fills, _SKEWED_DIRTIED, _SKEWED_WINDOWS).tolist()
+        by_dirty = [pages * w if f < 1.0 else np.inf for f, w in zip(fills, windows, strict=True)]
+    else:
+        capped = [-(0.999999 if f > 0.999999 else f) for f in fills]
+        kept = np.log1p(capped).tolist()
+        by_dirty = [-pages * k if f < 1.0 else np.inf for f, k in zip(fills, kept, strict=True)]
+    redo = [r * MIB for r in redo_mbs]
+    syncs = [c + b for c, b in zip(commit_syncs, binlog_syncs, strict=True)]
+    n = len(configs)
+    logs = np.log([*io_factors, *write_iops, *io_capacity_maxes, *syncs]).tolist()
+    log_per_second = _LOG_PER_SECOND[kind]
+    smallest = [
+        (d if d < r else r) / pages
+        for r, d in zip((r / max_exp_redo for r in redo), by_dirty, strict=True)
+    ]
+    bulk = kind == _BULK
+    return _Configurations(
+        columns=[
+            redo,
+            by_dirty,
+            list(io_factors),
+            [v + log_per_second for v in logs[:n]],
+            logs[n : 2 * n],
+            logs[2 * n : 3 * n],
+            logs[3 * n :],
+            miss,
+        ],
+        variants=[
+            2 * (bulk and cb == 0) + (dw > 0)
+            for cb, dw in zip(change_buffers, doublewrites, strict=True)
+        ],
+        no_syncs=[i for i, s in enumerate(syncs) if not s > 0],
+        wide=all(s > _SMALL_WINDOW for s in smallest) and all(d == d for d in by_dirty),
+    )
+
+
+def _miss(shares: list[float], access: float) -> list[float]:
+    """model.miss_rate of shares already clamped to [0, 1]."""
+    if access == _SKEWED:
+        return [1.0 - h for h in np.interp(shares, NURAND_SHARES, NURAND_STOCK_HITS).tolist()]
+    if access == _SPECIAL:
+        hot = [s / SPECIAL_HOT_SHARE for s in shares]
+        return [
+            1.0
+            - (SPECIAL_HOT_ACCESSES * (1.0 if h > 1.0 else h) + (1.0 - SPECIAL_HOT_ACCESSES) * s)
+            for h, s in zip(hot, shares, strict=True)
+        ]
+    return [1.0 - s for s in shares]
+
+
+def _unit_terms(
+    vectors: _Vectors, variants: list[int], n: int
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """log reads, reads, log changes and log writes per unit, configuration x vector."""
+    first = variants[0]
+    if variants.count(first) == n:
+        return (
+            vectors.log_reads[first >> 1][:n],
+            vectors.reads[first >> 1][:n],
+            vectors.log_changes[first >> 1][:n],
+            vectors.log_writes[first][:n],
+        )
+    log_reads, reads, log_changes, log_writes = vectors.rows[:, variants]
+    return log_reads, reads, log_changes, log_writes
+
+
+def _vector_terms(
+    params: FloatArray, kind: int, binlog: float, year: float, width: int
+) -> _Vectors:
+    """model.capacities' per-vector terms for one kind, binary log and year."""
+    n_kinds = len(KINDS)
+    f = params[:, kind]
+    e = params[:, n_kinds + kind]
+    (
+        c,
+        redo_per_change,
+        flush_overdrive,
+        dw_cost,
+        read_path,
+        binlog_cpu,
+        gamma,
+        delta,
+        beta,
+    ) = params[:, 2 * n_kinds :].T
+    era = delta * (year - REFERENCE_YEAR)
+    rows = np.empty((4, 4, len(params)))  # log reads, reads, log changes, log writes
+    for buffered, unit in ((1, e), (0, np.zeros_like(e))):
+        log_changes = _LOG_WRITES[kind] + unit
+        log_reads = _LOG_READS[kind] + unit
+        for doublewrite in (0, 1):
+            variant = 2 * (1 - buffered) + doublewrite
+            rows[0, variant] = log_reads
+            rows[1, variant] = np.exp(log_reads)
+            rows[2, variant] = log_changes
+            rows[3, variant] = log_changes + np.log1p(float(doublewrite) * dw_cost)
+
+    def spread(row: FloatArray) -> FloatArray:
+        return np.repeat(row[np.newaxis, :], width, axis=0)
+
+    exp_redo = np.exp(redo_per_change)
+    with np.errstate(all="ignore"):
+        return _Vectors(
+            statement_s=spread(_STATEMENTS[kind] * np.exp(binlog_cpu * binlog - c - f - era)),
+            read_cpu_s=spread(np.exp(-(read_path + era))),
+            exp_redo=spread(exp_redo),
+            max_exp_redo=float(np.max(exp_redo)),
+            overdrive=spread(flush_overdrive),
+            gamma=spread(gamma),
+            beta=beta[np.newaxis, :].copy(),
+            log_reads=(spread(rows[0, 0]), spread(rows[0, 2])),
+            reads=(spread(rows[1, 0]), spread(rows[1, 2])),
+            log_changes=(spread(rows[2, 0]), spread(rows[2, 2])),
+            log_writes=tuple(spread(rows[3, v]) for v in range(4)),
+            rows=rows,
+        )
