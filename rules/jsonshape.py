@@ -11,6 +11,7 @@ that no field declares (derived ones included) are ignored.
 """
 
 import dataclasses
+import re
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -116,12 +117,13 @@ def _keys(cls: type, shape: Shape) -> Iterator[dataclasses.Field[Any] | Derived]
 
 # -- writing --------------------------------------------------------------------------------------
 #
-# A result is written on every request, so each class's writer is compiled once from its plan: a
-# function that reads each field and writes it the way its type hint says (a scalar as it is, an
-# enum as its value, a dataclass through its own writer), with no per-value type tests.
+# A result is written on every request, so each class's writer is compiled once: one function
+# whose body builds the object's JSON and, inline, the JSON of the objects it holds (a dict
+# display per object, a comprehension or a loop per list), so that nothing is called per list
+# item or per value but codecs and derived keys. A class inside itself (a tree) calls its own
+# writer instead of being inlined.
 
 Writer = Callable[[Any, Any], dict[str, Any]]  # (object, context) -> JSON object
-Dumper = Callable[[Any, Any], Any]  # (value, context) -> JSON value
 
 
 def to_json(obj: Any, shape: Shape, context: Any = None) -> dict[str, Any]:
@@ -142,33 +144,12 @@ def _deferred(cls: type, shape: Shape) -> Writer:
 
 
 def _compile_writer(cls: type, shape: Shape) -> Writer:
-    """`def write(obj, ctx)` with one statement per key, built from `_writes(cls)`."""
-    names: dict[str, Any] = {}
-    lines = ["def write(obj, ctx):", "    out = {}"]
-    for index, key in enumerate(_writes(cls, shape)):
-        name = repr(key.name)
-        if key.derived:
-            names[f"compute{index}"] = key.derived.compute
-            names[f"dumper{index}"] = _dumper(key.derived.hint, shape)
-            lines.append(f"    out[{name}] = dumper{index}(compute{index}(obj, ctx), ctx)")
-            continue
-        lines.append(f"    value = obj.{key.name}")
-        indent = "    "
-        if key.omit_empty:
-            lines.append("    if value:")
-            indent = "        "
-        if key.plain:
-            lines.append(f"{indent}out[{name}] = value")
-        elif key.codec:
-            names[f"codec{index}"] = key.codec.dump
-            lines.append(f"{indent}out[{name}] = codec{index}(value, obj)")
-        else:
-            names[f"dumper{index}"] = _dumper(_hints(cls)[key.name], shape)
-            lines.append(f"{indent}out[{name}] = dumper{index}(value, ctx)")
-    lines.append("    return out")
-    names["shape"] = shape
-    exec("\n".join(lines), names)  # the source is built above from our own declarations
-    write: Writer = names["write"]
+    """`def write(obj, ctx)` that builds `cls`'s JSON object."""
+    source = _Source(shape)
+    built = source.object(cls, "obj", "    ", ())
+    text = "\n".join(["def write(obj, ctx):", *source.lines, f"    return {built}"])
+    exec(text, source.names)  # the source is built here from our own declarations
+    write: Writer = source.names["write"]
     return write
 
 
@@ -188,27 +169,11 @@ def _writes(cls: type, shape: Shape) -> tuple[_Write, ...]:
 
 
 _SCALARS = (str, int, float, bool, type(None))
+_SIMPLE = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")  # a name or its attributes: cheap to reread
 
 
-def _dumper(hint: Any, shape: Shape) -> Dumper:
-    """How to write a value of type `hint`, worked out once per field."""
-    base, nullable = _optional(hint)
-    origin = typing.get_origin(base)
-    dumper: Dumper
-    if base in _SCALARS:
-        return lambda value, _context: value
-    if isinstance(base, type) and issubclass(base, Enum):
-        dumper = _enum_value
-    elif isinstance(base, type) and dataclasses.is_dataclass(base):
-        dumper = _writer(base, shape)
-    elif origin in (tuple, list) and _homogeneous(base):
-        item = _dumper(typing.get_args(base)[0], shape)
-        dumper = lambda values, context: [item(v, context) for v in values]  # noqa: E731
-    else:  # a union of several types, a dict, Any: decided per value
-        return lambda value, context: _dump(value, shape, context)
-    if nullable:
-        return lambda value, context: None if value is None else dumper(value, context)
-    return dumper
+def _is_dataclass(hint: Any) -> bool:
+    return isinstance(hint, type) and dataclasses.is_dataclass(hint)
 
 
 def _homogeneous(hint: Any) -> bool:
@@ -216,23 +181,170 @@ def _homogeneous(hint: Any) -> bool:
     args = typing.get_args(hint)
     if typing.get_origin(hint) is list:
         return len(args) == 1
-    return len(args) == 2 and args[1] is Ellipsis
+    return typing.get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis
+
+
+class _Source:
+    """One writer's source: its lines, the values it reads by name, fresh local names."""
+
+    def __init__(self, shape: Shape) -> None:
+        self.shape = shape
+        self.names: dict[str, Any] = {"shape": shape, "_dump": _dump, "_json_copy": _json_copy}
+        self.lines: list[str] = []
+        self.locals = 0
+
+    def local(self) -> str:
+        self.locals += 1
+        return f"_{self.locals}"
+
+    def name(self, value: Any) -> str:
+        """The writer's global name for `value` (a codec, a derived key's compute, a writer)."""
+        name = f"g{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def inlined(self, cls: type) -> bool:
+        """Whether `cls`'s object fits one dict display: no key left out when empty."""
+        return not any(key.omit_empty for key in _writes(cls, self.shape))
+
+    def object(self, cls: type, src: str, indent: str, inside: tuple[type, ...]) -> str:
+        """Statements at `indent` building the JSON object of `src` (a local); its local.
+
+        A dict display, then `del` of the plain values left out when empty; a key left out
+        when empty that is not a plain value is set after the display, and so are the rest."""
+        inside, out = (*inside, cls), self.local()
+        shown: list[str] = []
+        drops: list[str] = []
+        late: list[str] = []  # the keys set after the display, in order
+        for key in _writes(cls, self.shape):
+            item, read = repr(key.name), f"{src}.{key.name}"
+            if key.omit_empty and (late or not key.plain):
+                held = self.local()
+                value = self.field(cls, key, held, src, inside, None)
+                late += [f"{held} = {read}", f"if {held}:", f"    {out}[{item}] = {value}"]
+                continue
+            value = self.field(cls, key, read, src, inside, indent)
+            if late:
+                late.append(f"{out}[{item}] = {value}")
+                continue
+            shown.append(f"{item}: {value}")
+            if key.omit_empty:
+                drops.append(f"if not {out}[{item}]: del {out}[{item}]")
+        self.lines.append(f"{indent}{out} = {{{', '.join(shown)}}}")
+        self.lines += [indent + line for line in drops + late]
+        return out
+
+    def field(
+        self,
+        cls: type,
+        key: _Write,
+        read: str,
+        src: str,
+        inside: tuple[type, ...],
+        indent: str | None,
+    ) -> str:
+        """The JSON of one key of the object `src`, whose field's value `read` gives; with
+        statements at `indent` first where they help, one expression when `indent` is None."""
+        if key.derived:
+            hint, read = key.derived.hint, f"{self.name(key.derived.compute)}({src}, ctx)"
+        elif key.codec:
+            return f"{self.name(key.codec.dump)}({read}, {src})"
+        elif key.plain:
+            return read
+        else:
+            hint = _hints(cls)[key.name]
+        return (
+            self.expr(hint, read, inside)
+            if indent is None
+            else self.value(hint, read, indent, inside)
+        )
+
+    def value(self, hint: Any, src: str, indent: str, inside: tuple[type, ...]) -> str:
+        """The JSON of `src`, of type `hint`, after statements at `indent` where an object needs
+        them (one with keys left out when empty, alone, in a list or maybe None)."""
+        base, nullable = _optional(hint)
+        args = typing.get_args(base)
+        if _is_dataclass(base) and base not in inside and not self.inlined(base):
+            held = self.local()
+            self.lines.append(f"{indent}{held} = {src}")
+            if not nullable:
+                return self.object(base, held, indent, inside)
+            out = self.local()
+            self.lines += [
+                f"{indent}if {held} is None:",
+                f"{indent}    {out} = None",
+                f"{indent}else:",
+            ]
+            built = self.object(base, held, indent + "    ", inside)
+            self.lines.append(f"{indent}    {out} = {built}")
+            return out
+        if not nullable and _homogeneous(base) and _is_dataclass(args[0]):
+            cls = args[0]
+            if cls not in inside and not self.inlined(cls):
+                out, item = self.local(), self.local()
+                self.lines += [f"{indent}{out} = []", f"{indent}for {item} in {src}:"]
+                built = self.object(cls, item, indent + "    ", inside)
+                self.lines.append(f"{indent}    {out}.append({built})")
+                return out
+        return self.expr(hint, src, inside)
+
+    def expr(self, hint: Any, src: str, inside: tuple[type, ...]) -> str:
+        """The JSON of `src`, of type `hint`, as one expression that reads `src` once unless
+        it is a name or its attributes."""
+        base, nullable = _optional(hint)
+        if base in _SCALARS:
+            return src
+        if not nullable:
+            return self.present(base, src, inside)
+        if _SIMPLE.fullmatch(src):
+            return f"(None if {src} is None else {self.present(base, src, inside)})"
+        held = self.local()
+        return f"(None if ({held} := {src}) is None else {self.present(base, held, inside)})"
+
+    def present(self, base: Any, src: str, inside: tuple[type, ...]) -> str:
+        """`expr` of a value that is not None."""
+        simple = _SIMPLE.fullmatch(src) is not None
+        if isinstance(base, type) and issubclass(base, Enum):
+            return f"{src}._value_"
+        if _is_dataclass(base):
+            if base in inside or not self.inlined(base) or not simple:
+                return f"{self.name(_writer(base, self.shape))}({src}, ctx)"
+            return self.display(base, src, inside)
+        if _homogeneous(base):
+            item_hint, item = typing.get_args(base)[0], self.local()
+            if _optional(item_hint)[0] in _SCALARS:
+                return f"list({src})"
+            return f"[{self.expr(item_hint, item, inside)} for {item} in {src}]"
+        if simple and (base is dict or typing.get_origin(base) is dict):
+            return f"(_json_copy({src}) if {src}.__class__ is dict else _dump({src}, shape, ctx))"
+        return f"_dump({src}, shape, ctx)"  # a union of several types, Any: decided per value
+
+    def display(self, cls: type, src: str, inside: tuple[type, ...]) -> str:
+        """The dict display of the JSON object of `src` (a name or its attributes)."""
+        inside = (*inside, cls)
+        shown = [
+            f"{key.name!r}: {self.field(cls, key, f'{src}.{key.name}', src, inside, None)}"
+            for key in _writes(cls, self.shape)
+        ]
+        return "{" + ", ".join(shown) + "}"
+
+
+_LEAVES = frozenset(_SCALARS)
 
 
 def _json_copy(value: Any) -> Any:
     """A copy of plain JSON data (dicts, lists, scalars), so the output shares nothing with the
     object; much cheaper than `copy.deepcopy`, which would also copy what JSON cannot hold."""
     if isinstance(value, dict):
-        return {key: _json_copy(item) for key, item in value.items()}
+        return {
+            key: item if item.__class__ in _LEAVES else _json_copy(item)
+            for key, item in value.items()
+        }
     if isinstance(value, list):
-        return [_json_copy(item) for item in value]
+        return [item if item.__class__ in _LEAVES else _json_copy(item) for item in value]
     if isinstance(value, tuple):
-        return tuple(_json_copy(item) for item in value)
+        return tuple(item if item.__class__ in _LEAVES else _json_copy(item) for item in value)
     return value
-
-
-def _enum_value(value: Enum, _context: Any) -> Any:
-    return value.value
 
 
 def _dump(value: Any, shape: Shape, context: Any) -> Any:
