@@ -71,6 +71,36 @@ def _text(value: object) -> str | None:
     return None if value is None else str(value)
 
 
+# A setting's value as the server spells it and as my.cnf does (`server_value`, `config_value`)
+# depends on its name, kind and value only (the value's type too: 1, 1.0 and True differ): both
+# are worked out once for each, as every result writes both and most values recur.
+_spelled: dict[tuple[str, str, type, object], tuple[str, str]] = {}
+_SPELLINGS_KEPT = 4096  # then all forgotten at once (308 varied profiles hold ~180)
+
+
+def _server_text(_value: object, setting: Setting) -> str:
+    value = setting.value
+    found = _spelled.get((setting.name, setting.kind, value.__class__, value))
+    return (found or _spell(setting))[0]
+
+
+def _display(setting: Setting, _base_url: object) -> str:
+    value = setting.value
+    found = _spelled.get((setting.name, setting.kind, value.__class__, value))
+    return (found or _spell(setting))[1]
+
+
+def _spell(setting: Setting) -> tuple[str, str]:
+    value = setting.value
+    if len(_spelled) >= _SPELLINGS_KEPT:
+        _spelled.clear()
+    found = _spelled[(setting.name, setting.kind, value.__class__, value)] = (
+        server_value(setting),
+        config_value(setting),
+    )
+    return found
+
+
 def _value_from_text(text: object, data: Mapping[str, Any]) -> int | float | str:
     """Invert `server_value`: byte counts and numbers back to int (or float), percent to float."""
     text, kind = str(text), str(data["kind"])
@@ -101,14 +131,14 @@ RESULT_JSON = Shape(
                 "display",
                 "value",
                 str,
-                lambda s, _b: config_value(s),
+                _display,
                 "As written in my.cnf (48G).",
             ),
         ),
     },
     codecs={
         (Setting, "value"): Codec(
-            dump=lambda _value, setting: server_value(setting),
+            dump=_server_text,
             load=_value_from_text,
             schema={"type": "string"},
         )
