@@ -54,6 +54,9 @@ class Derived:
     hint: Any  # its type, for the schema
     compute: Callable[[Any, Any], Any]  # (object, context) -> value
     help: str = ""
+    # compute returns the key's JSON itself, in new objects each time (e.g. copies of JSON it
+    # keeps); `hint` then only describes it
+    json: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +250,8 @@ class _Source:
         statements at `indent` first where they help, one expression when `indent` is None."""
         if key.derived:
             hint, read = key.derived.hint, f"{self.name(key.derived.compute)}({src}, ctx)"
+            if key.derived.json:
+                return read
         elif key.codec:
             return f"{self.name(key.codec.dump)}({read}, {src})"
         elif key.plain:

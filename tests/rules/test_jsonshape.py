@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rules.jsonshape import Codec, Derived, Shape, doc, from_json, to_json
+from rules.jsonshape import Codec, Derived, Shape, doc, from_json, schema_components, to_json
 
 
 class Colour(StrEnum):
@@ -174,3 +174,13 @@ def test_what_it_writes_reads_back() -> None:
 
 def vars_of(item: Item) -> dict[str, Any]:
     return {name: getattr(item, name) for name in Item.__dataclass_fields__}
+
+
+def test_a_derived_key_that_computes_its_json_is_written_as_computed() -> None:
+    written = [{"name": "kept", "upper": "as is"}]
+    shape = Shape(
+        derived={Leaf: (Derived("raw", None, tuple[Leaf, ...], lambda _l, _c: written, json=True),)}
+    )
+    assert to_json(PLAIN, shape)["raw"] is written
+    schema = schema_components(Leaf, shape)["Leaf"]["properties"]["raw"]
+    assert schema == {"type": "array", "items": {"$ref": "#/components/schemas/Leaf"}}
