@@ -18,7 +18,8 @@ from calibration.estimator import CalibratedEstimator
 from rules.check import NEEDS_CURRENT, CheckReport, check
 from rules.echo import echo_ordered
 from rules.engine import recommend
-from rules.jsonshape import Shape, to_json
+from rules.jsonshape import Shape
+from rules.jsonwrite import to_json
 from rules.profile import Profile
 from rules.render.jsonout import RESULT_JSON, result_from_dict
 from rules.render.mycnf import permalink_url

@@ -21,8 +21,8 @@ from rules.jsonshape import (
     Shape,
     from_json,
     schema_components,
-    to_json,
 )
+from rules.jsonwrite import to_json
 from rules.render.mycnf import config_value, permalink_url, server_value
 from rules.result import Result, Setting
 from rules.units import number_from_text

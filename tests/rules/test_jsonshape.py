@@ -5,7 +5,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from rules.jsonshape import Codec, Derived, Shape, doc, from_json, schema_components, to_json
+from rules.jsonshape import Codec, Derived, Shape, doc, from_json, schema_components
+from rules.jsonwrite import to_json
 
 
 class Colour(StrEnum):
