@@ -30,6 +30,7 @@ from kombu.exceptions import OperationalError as KombuOperationalError
 
 from advisor.fleet import tasks
 from advisor.models import Batch, BatchItem
+from advisor.row_insert import insert_rows
 from advisor.unstorable import UNSTORABLE_MESSAGE, unstorable_path
 
 logger = logging.getLogger(__name__)
@@ -119,12 +120,11 @@ def batch_create(*, owner: AbstractBaseUser, entries: Sequence[BatchEntry]) -> B
     batch_id = uuid.uuid4()
     with transaction.atomic():
         Batch.objects.create(id=batch_id, owner=owner, total=len(entries))
-        BatchItem.objects.bulk_create(
-            (
+        insert_rows(
+            [
                 BatchItem(batch_id=batch_id, position=i, name=e.name, profile=e.profile)
                 for i, e in enumerate(entries)
-            ),
-            batch_size=2000,
+            ]
         )
         transaction.on_commit(partial(_queue_or_discard, batch_id))
     return Batch.objects.get(id=batch_id)
