@@ -14,7 +14,7 @@ from calibration.features import (
     ConfigValue,
     Situation,
     as_arrays,
-    column_of,
+    columns_of,
     profile_rows,
 )
 from calibration.interval import (
@@ -193,18 +193,21 @@ class CalibratedEstimator:
         (configuration x refit logs), in %, interpolated as numpy's default does (numpy's own
         percentile costs more than the whole model pass on a few dozen rows): numpy sorts,
         plain floats do the few products, as numpy would, operation for operation."""
-        ranked = np.sort(np.exp(refits[2:] - refits[:1]) - 1, axis=1)
-        low, high = (
-            [(b * (1 - share) + a * share) * 100 for b, a in ranked[:, [below, above]].tolist()]
-            for below, above, share in self._percentile_rows
-        )
+        ratios = np.subtract(refits[2:], refits[:1])
+        np.exp(ratios, out=ratios)
+        np.subtract(ratios, 1, out=ratios)
+        ratios.sort(axis=1)
+        (b_low, a_low, s_low), (b_high, a_high, s_high) = self._percentile_rows
+        picked = ratios[:, [b_low, a_low, b_high, a_high]].tolist()
+        low = [(b * (1 - s_low) + a * s_low) * 100 for b, a, _, _ in picked]
+        high = [(b * (1 - s_high) + a * s_high) * 100 for _, _, b, a in picked]
         return low, high
 
     def _row_in_domain(self, kind: str, machine: Situation, row: ConfigRow) -> bool:
         ranges = self._calibration.domain.get(kind)
         if ranges is None:
             return False
-        return self._values_in_domain(ranges, {c: column_of(machine, row, c) for c in ranges})
+        return self._values_in_domain(ranges, columns_of(machine, row, ranges))
 
     def _in_domain(self, kind: str, x: Mapping[str, np.ndarray], row: int) -> bool:
         ranges = self._calibration.domain.get(kind)

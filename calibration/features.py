@@ -5,7 +5,7 @@ a user's machine are described by the same device facts.
 """
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -229,21 +229,31 @@ def with_server_defaults(
     A configuration that sizes the redo by its old file variables, on a release that sizes it
     by innodb_redo_log_capacity, runs with those files (the server reads them when the capacity
     is unset: mysql-manual-redo-log), so the default capacity is left out then."""
-    defaults = _server_defaults(profile.server.flavor, profile.server.version)
+    return _over_defaults(_server_defaults(profile.server.flavor, profile.server.version), config)
+
+
+def _over_defaults(
+    defaults: tuple[dict[str, ConfigValue], dict[str, ConfigValue]],
+    config: Mapping[str, ConfigValue],
+) -> dict[str, ConfigValue]:
+    """with_server_defaults from _server_defaults' pair, read once for many configurations."""
     legacy = "innodb_log_file_size" in config or "innodb_log_files_in_group" in config
-    if legacy and "innodb_redo_log_capacity" not in config:
-        defaults = {k: v for k, v in defaults.items() if k != "innodb_redo_log_capacity"}
-    return {**defaults, **config}
+    return {**defaults[legacy and "innodb_redo_log_capacity" not in config], **config}
 
 
 @lru_cache(maxsize=256)
-def _server_defaults(flavor: Flavor, version: ServerVersion) -> dict[str, ConfigValue]:
+def _server_defaults(
+    flavor: Flavor, version: ServerVersion
+) -> tuple[dict[str, ConfigValue], dict[str, ConfigValue]]:
+    """The release's defaults, then the same without innodb_redo_log_capacity (for a
+    configuration that sizes the redo by its file variables)."""
     catalog = catalog_for(flavor, version)
     defaults = {name: catalog.default(name) for name in SERVER_VARIABLES}
     if defaults["innodb_redo_log_capacity"] is not None:
         # 8.0.30+ sizes the redo by capacity; the old file variables are then ignored.
         defaults["innodb_log_file_size"] = None
-    return {name: value for name, value in defaults.items() if value is not None}
+    kept = {name: value for name, value in defaults.items() if value is not None}
+    return kept, {k: v for k, v in kept.items() if k != "innodb_redo_log_capacity"}
 
 
 def arrays_of_profile(
@@ -285,7 +295,8 @@ def profile_rows(
     kind = machine.kind
     binlog = machine.binlog
     rows: list[ConfigRow] = []
-    for config in (with_server_defaults(profile, c) for c in configs):
+    defaults = _server_defaults(profile.server.flavor, profile.server.version)
+    for config in (_over_defaults(defaults, c) for c in configs):
         pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
         no_fsync = str(config.get("innodb_flush_method", "")).upper() == "O_DIRECT_NO_FSYNC"
         trx_commit = int(float(config.get("innodb_flush_log_at_trx_commit", 1)))
@@ -374,6 +385,7 @@ def _point_access(point: Point) -> str:
     return BENCHMARKS[point.kind].access
 
 
+_CONFIG_INDEX = {name: i for i, name in enumerate(_CONFIG_COLUMNS)}
 _FLOAT_COLUMNS = (
     "read_iops",
     "write_iops",
@@ -404,9 +416,17 @@ def _column(situation: Situation, name: str) -> float:
 
 def column_of(machine: Situation, row: ConfigRow, name: str) -> float:
     """One column's value, as arrays_of_profile has it, from profile_rows' machine and row."""
-    if name in _CONFIG_COLUMNS:
-        return row[_CONFIG_COLUMNS.index(name)]
-    return _column(machine, name)
+    index = _CONFIG_INDEX.get(name)
+    return _column(machine, name) if index is None else row[index]
+
+
+def columns_of(machine: Situation, row: ConfigRow, names: Iterable[str]) -> dict[str, float]:
+    """column_of for several names, in one call (the estimator's domain check, per result)."""
+    values = {}
+    for name in names:
+        index = _CONFIG_INDEX.get(name)
+        values[name] = _column(machine, name) if index is None else row[index]
+    return values
 
 
 def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:

@@ -109,7 +109,9 @@ class RefitPass:
         ]
         np.multiply(terms, -SMOOTH_MIN_POWER, out=terms)
         np.exp(terms, out=terms)
-        return -np.log(np.add.reduce(terms, axis=0)) / SMOOTH_MIN_POWER, names
+        logs = np.add.reduce(terms, axis=0)
+        np.log(logs, out=logs)  # -log / p as log / -p: IEEE division is exact in the signs
+        return np.divide(logs, -SMOOTH_MIN_POWER, out=logs), names
 
     def capacities(self, machine: Situation, configs: Sequence[ConfigRow]) -> FloatArray:
         """model.capacities' first five, stacked: capacity x configuration x vector."""
@@ -190,12 +192,12 @@ def _capacities(
     np.subtract(log_cpu, cpu_s, out=log_cpu)
     np.subtract(log_concurrency, wait_s, out=log_read)
     np.add(terms[:2], log_per_second, out=terms[:2])
-    # The device's log read and write capacities, each less its log miss, plus settings.
-    np.subtract(log_iops, log_reads, out=device[0])
-    np.subtract(log_write_iops, log_writes, out=device[1])
-    np.subtract(device, space[7:9], out=device)
-    np.add(device, settings, out=device)
-    np.negative(device, out=device)
+    # The device's log read and write capacities, each less its log miss, plus settings,
+    # negated: -((a - b - m) + s) is (b - a + m) - s bit for bit (IEEE is symmetric in sign).
+    np.subtract(log_reads, log_iops, out=device[0])
+    np.subtract(log_writes, log_write_iops, out=device[1])
+    np.add(device, space[7:9], out=device)
+    np.subtract(device, settings, out=device)
     np.logaddexp(device[0], device[1], out=log_device)
     np.negative(log_device, out=log_device)
     commit = log_fsync + vectors.beta * log_group + _LOG_COMMIT_UNITS[kind]
