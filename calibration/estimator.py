@@ -11,7 +11,6 @@ from calibration.features import (
     MODELLED_SETTINGS,
     UNMODELLED_WHY,
     ConfigRow,
-    ConfigValue,
     Situation,
     as_arrays,
     columns_of,
@@ -24,6 +23,7 @@ from calibration.interval import (
 from calibration.model import REFERENCE_YEAR, predict_with_bottleneck
 from calibration.points import UNITS
 from calibration.refit_pass import RefitPass
+from calibration.server_config import ConfigValue
 from rules.estimator_interface import Assessment
 from rules.profile import Profile
 from rules.result import Effect, Estimate

@@ -7,26 +7,34 @@ a user's machine are described by the same device facts.
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from calibration.benchmarks import ACCESS_CODES, BENCHMARKS, SPECIAL_DISTRIBUTION_UNTIL_YEAR
 from calibration.points import Point
-from rules.catalog import catalog_for
+from calibration.server_config import (
+    ConfigValue,
+    binlog_on_by_default,
+    change_buffer_of,
+    io_capacity_max_of,
+    over_defaults,
+    read_ahead_on,
+    redo_mb_of,
+    scheduler_of,
+    server_defaults,
+    with_server_defaults,
+)
 from rules.currentvalues import is_off
 from rules.devices import FLASH_READ_LATENCY_S
-from rules.enums import ControllerCache, FlashClass, Flavor, Media, RaidLevel, WorkloadKind
+from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability
-from rules.units import GIB, MIB
-from rules.version import ServerVersion
+from rules.units import GIB
 from rules.volumes import NETWORK_READ_LATENCY_S
 
 KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
 FloatArray = npt.NDArray[np.float64]
-ConfigValue = int | float | str
 
 # Settings whose published effect the model applies as a fixed multiplier on the IO term.
 # Linux schedulers on a battery-backed 8-disk RAID10 (percona-2009-schedulers): cfq 2793.5 and
@@ -178,8 +186,8 @@ def situation_of_profile(
         trx_commit=int(float(config.get("innodb_flush_log_at_trx_commit", 1))),
         flush_method=str(config.get("innodb_flush_method", "O_DIRECT")),
         dirty_pct=float(config.get("innodb_max_dirty_pages_pct", DEFAULT_MAX_DIRTY_PCT)),
-        read_ahead_on=_read_ahead_on(config),
-        scheduler=_scheduler(config),
+        read_ahead_on=read_ahead_on(config),
+        scheduler=scheduler_of(config),
         year=year,
         volatile_cache=False,
         corrections=corrections or {},
@@ -191,69 +199,6 @@ def situation_of_profile(
         io_capacity_max=io_capacity_max_of(config),
         change_buffer=change_buffer_of(config),
     )
-
-
-def change_buffer_of(config: Mapping[str, ConfigValue]) -> bool:
-    """Whether secondary-index changes are buffered, from innodb_change_buffering with the
-    release's defaults filled in (none since MySQL 8.4, mysql-manual-8-4-defaults; the variable
-    is gone in MariaDB 11.0, where the catalog has no default and nothing is buffered)."""
-    value = config.get("innodb_change_buffering")
-    return value is not None and str(value).strip().lower() not in ("none", "0")
-
-
-# The server variables the model reads; a configuration that leaves one out runs the release's
-# compiled default, taken from the variable catalog (rules/data/variables.json).
-SERVER_VARIABLES = (
-    "innodb_buffer_pool_size",
-    "innodb_flush_log_at_trx_commit",
-    "innodb_flush_method",
-    "innodb_max_dirty_pages_pct",
-    "innodb_read_ahead_threshold",
-    "innodb_random_read_ahead",
-    "innodb_doublewrite",
-    "sync_binlog",
-    "innodb_io_capacity",
-    "innodb_io_capacity_max",
-    "innodb_redo_log_capacity",
-    "innodb_log_file_size",
-    "innodb_log_files_in_group",
-    "innodb_change_buffering",
-)
-
-
-def with_server_defaults(
-    profile: Profile, config: Mapping[str, ConfigValue]
-) -> dict[str, ConfigValue]:
-    """`config` over the release's compiled defaults of every variable the model reads.
-
-    A configuration that sizes the redo by its old file variables, on a release that sizes it
-    by innodb_redo_log_capacity, runs with those files (the server reads them when the capacity
-    is unset: mysql-manual-redo-log), so the default capacity is left out then."""
-    return _over_defaults(_server_defaults(profile.server.flavor, profile.server.version), config)
-
-
-def _over_defaults(
-    defaults: tuple[dict[str, ConfigValue], dict[str, ConfigValue]],
-    config: Mapping[str, ConfigValue],
-) -> dict[str, ConfigValue]:
-    """with_server_defaults from _server_defaults' pair, read once for many configurations."""
-    legacy = "innodb_log_file_size" in config or "innodb_log_files_in_group" in config
-    return {**defaults[legacy and "innodb_redo_log_capacity" not in config], **config}
-
-
-@lru_cache(maxsize=256)
-def _server_defaults(
-    flavor: Flavor, version: ServerVersion
-) -> tuple[dict[str, ConfigValue], dict[str, ConfigValue]]:
-    """The release's defaults, then the same without innodb_redo_log_capacity (for a
-    configuration that sizes the redo by its file variables)."""
-    catalog = catalog_for(flavor, version)
-    defaults = {name: catalog.default(name) for name in SERVER_VARIABLES}
-    if defaults["innodb_redo_log_capacity"] is not None:
-        # 8.0.30+ sizes the redo by capacity; the old file variables are then ignored.
-        defaults["innodb_log_file_size"] = None
-    kept = {name: value for name, value in defaults.items() if value is not None}
-    return kept, {k: v for k, v in kept.items() if k != "innodb_redo_log_capacity"}
 
 
 def arrays_of_profile(
@@ -295,8 +240,8 @@ def profile_rows(
     kind = machine.kind
     binlog = machine.binlog
     rows: list[ConfigRow] = []
-    defaults = _server_defaults(profile.server.flavor, profile.server.version)
-    for config in (_over_defaults(defaults, c) for c in configs):
+    defaults = server_defaults(profile.server.flavor, profile.server.version)
+    for config in (over_defaults(defaults, c) for c in configs):
         pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
         no_fsync = str(config.get("innodb_flush_method", "")).upper() == "O_DIRECT_NO_FSYNC"
         trx_commit = int(float(config.get("innodb_flush_log_at_trx_commit", 1)))
@@ -307,7 +252,7 @@ def profile_rows(
                 machine.write_iops * faster_writes,
                 pool / machine.data_gb,
                 float(trx_commit == 1),
-                _io_factor(storage, layout, kind, _read_ahead_on(config), _scheduler(config)),
+                _io_factor(storage, layout, kind, read_ahead_on(config), scheduler_of(config)),
                 dirty or DEFAULT_MAX_DIRTY_PCT,
                 float(not is_off(config.get("innodb_doublewrite", "ON"))),
                 float(binlog and str(config.get("sync_binlog", 0)) == "1"),
@@ -331,46 +276,6 @@ _CONFIG_COLUMNS = (
     "io_capacity_max",
     "change_buffer",
 )
-
-
-def _read_ahead_on(config: Mapping[str, ConfigValue]) -> bool:
-    threshold = int(float(config.get("innodb_read_ahead_threshold", 56)))
-    return threshold < 64 or str(config.get("innodb_random_read_ahead")) == "ON"
-
-
-def _scheduler(config: Mapping[str, ConfigValue]) -> str:
-    return str(config.get("io_scheduler", ""))
-
-
-def redo_mb_of(profile: Profile, config: Mapping[str, ConfigValue]) -> float:
-    """Total redo under `config`: innodb_redo_log_capacity (MySQL 8.0.30+), else the file size
-    times the files in the group (two by default on MySQL and before MariaDB 10.5, one since:
-    mariadb-docs-log-file-size); unknown when neither is set."""
-    if "innodb_redo_log_capacity" in config:
-        return float(config["innodb_redo_log_capacity"]) / MIB
-    if "innodb_log_file_size" not in config:
-        return math.inf
-    server = profile.server
-    single = server.flavor is Flavor.MARIADB and server.version.key() >= (10, 5, 0)
-    files = float(config.get("innodb_log_files_in_group", 1 if single else 2))
-    return float(config["innodb_log_file_size"]) * files / MIB
-
-
-def io_capacity_max_of(config: Mapping[str, ConfigValue]) -> float:
-    """innodb_io_capacity_max as set, else its default: twice innodb_io_capacity, at least
-    2000 (mysql-manual-io-capacity)."""
-    if "innodb_io_capacity_max" in config:
-        return float(config["innodb_io_capacity_max"])
-    io_capacity = float(config.get("innodb_io_capacity", 200))
-    return max(2000.0, 2.0 * io_capacity)
-
-
-def binlog_on_by_default(profile: Profile) -> bool:
-    """The profile does not say whether the binary log is on; each server's default decides:
-    on since MySQL 8.0 (mysql-manual-binary-log), off on 5.7 and on MariaDB
-    (mariadb-docs-binary-log)."""
-    server = profile.server
-    return server.flavor is not Flavor.MARIADB and server.version.key() >= (8, 0, 0)
 
 
 def _point_access(point: Point) -> str:
