@@ -68,16 +68,22 @@ def _number(current: Current, catalog: ServerCatalog, name: str) -> int | float 
 
 
 def change_between(current: str | None, value: int | float | str, kind: str) -> Change | None:
+    """Which way `value` moves the server from `current`; None when the current one is unknown."""
     if current is None:
         return None
     if kind == "enum" or isinstance(value, str):
-        return Change.KEEP if _enum_key(current) == _enum_key(str(value)) else Change.CHANGE
+        return _enum_change(current, str(value))
     before = parse_number(current)
     if before is None:
         return Change.CHANGE
     if before == value:
         return Change.KEEP
     return Change.RAISE if value > before else Change.LOWER
+
+
+@functools.lru_cache(maxsize=4096)  # pasted text in the key: bounded
+def _enum_change(current: str, value: str) -> Change:
+    return Change.KEEP if _enum_key(current) == _enum_key(value) else Change.CHANGE
 
 
 def is_off(value: object) -> bool:
