@@ -13,6 +13,8 @@ REDO_CAPACITY = "innodb_redo_log_capacity"
 # innodb_log_file_size x innodb_log_files_in_group (both deprecated; catalog notes).
 LEGACY_REDO = ("innodb_log_file_size", "innodb_log_files_in_group")
 
+# Variables whose current value, when not pasted, is worked out from other pasted ones.
+DERIVED = frozenset({REDO_CAPACITY, "innodb_io_capacity_max"})
 _TRUE = {"ON", "1", "TRUE", "YES"}
 _FALSE = {"OFF", "0", "FALSE", "NO"}
 
@@ -32,11 +34,11 @@ def current_value(
         capacity = _number(current, catalog, "innodb_io_capacity")
         if capacity is not None:
             return str(io_capacity_max_default(catalog, int(capacity))), True
-    return _running_default(catalog, spec.name)
+    return running_default(catalog, spec.name)
 
 
 @functools.lru_cache(maxsize=4096)  # per release and variable: a few hundred of each
-def _running_default(catalog: ServerCatalog, name: str) -> tuple[str | None, bool]:
+def running_default(catalog: ServerCatalog, name: str) -> tuple[str | None, bool]:
     """(the version's default as the server prints it, True), or (None, False) when unknown."""
     default = default_of(catalog, name)
     if default is None:
@@ -68,16 +70,22 @@ def _number(current: Current, catalog: ServerCatalog, name: str) -> int | float 
 
 
 def change_between(current: str | None, value: int | float | str, kind: str) -> Change | None:
+    """Which way `value` moves the server from `current`; None when the current one is unknown."""
     if current is None:
         return None
     if kind == "enum" or isinstance(value, str):
-        return Change.KEEP if _enum_key(current) == _enum_key(str(value)) else Change.CHANGE
+        return _enum_change(current, str(value))
     before = parse_number(current)
     if before is None:
         return Change.CHANGE
     if before == value:
         return Change.KEEP
     return Change.RAISE if value > before else Change.LOWER
+
+
+@functools.lru_cache(maxsize=4096)  # pasted text in the key: bounded
+def _enum_change(current: str, value: str) -> Change:
+    return Change.KEEP if _enum_key(current) == _enum_key(value) else Change.CHANGE
 
 
 def is_off(value: object) -> bool:

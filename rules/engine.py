@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from rules.audit import audit, session_buffer_warnings
 from rules.catalog import ServerCatalog, catalog_for
 from rules.current import ORIGIN_LABELS
-from rules.currentvalues import change_between, current_value
+from rules.currentvalues import DERIVED, change_between, current_value
 from rules.defaults import matches_default
 from rules.enums import ControllerCache, FlashClass
 from rules.estimator_interface import Estimator
@@ -101,9 +101,15 @@ def _settle(
     current: str | None = None
     current_is_default = False
     change: Change | None = None
-    if ctx.profile.current is not None:
-        pasted = ctx.profile.current
-        current, current_is_default = current_value(pasted, variable.spec, ctx.catalog)
+    pasted = ctx.profile.current
+    if pasted is not None:
+        # current_value, with its commonest answers (pasted; the release's default) inline
+        if name in pasted.variables:
+            current = pasted.variables[name]
+        elif name in DERIVED:
+            current, current_is_default = current_value(pasted, variable.spec, ctx.catalog)
+        else:
+            current, current_is_default = variable.running
         change = change_between(current, value, rule.kind)
     if proposal.default is not None:
         version_default = change_between(str(proposal.default), value, rule.kind) is Change.KEEP

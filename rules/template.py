@@ -2,7 +2,8 @@
 
 A recommendation fills about 60 templates, some 10,000 characters, and `str.format` scans every
 character on every call. A template is mostly fixed text, so it is split once into that text
-and its field names; filling then only looks the fields up (twice as fast, the same text).
+and its field names, compiled into one f-string; filling then only looks the fields up (four
+times as fast as `str.format_map`, the same text).
 """
 
 import functools
@@ -23,24 +24,24 @@ def _compiled(template: str) -> Filler:
         parsed = list(string.Formatter().parse(template))
     except ValueError:  # malformed: let str.format raise its own error
         return template.format_map
-    head = ""
-    fields: list[tuple[str, str]] = []  # (field name, the fixed text after it)
+    pieces: list[str] = []  # the f-string's parts: fixed text by name, then each fact
+    texts: dict[str, object] = {}
     for text, name, spec, conversion in parsed:
-        if fields:
-            fields[-1] = (fields[-1][0], fields[-1][1] + text)
-        else:
-            head += text
+        if text:
+            texts[f"_t{len(texts)}"] = text
+            pieces.append(f"{{_t{len(texts) - 1}}}")
         if name is None:
             continue
         if spec or conversion or not name.isidentifier():  # beyond {name}: str.format does it
             return template.format_map
-        fields.append((name, ""))
-    return functools.partial(_join, head, tuple(fields))
+        pieces.append(f"{{facts[{name!r}]}}")  # formatted as str.format formats a plain {name}
+    return _function("".join(pieces), texts)
 
 
-def _join(head: str, fields: tuple[tuple[str, str], ...], facts: Mapping[str, object]) -> str:
-    parts = [head]
-    for name, text in fields:
-        parts.append(format(facts[name]))  # what str.format does with a plain {name}
-        parts.append(text)
-    return "".join(parts)
+def _function(body: str, texts: dict[str, object]) -> Filler:
+    """One f-string per template: the fixed text as constants, the facts looked up by name
+    (a loop appending to a list and joining it took twice as long)."""
+    namespace = dict(texts)
+    exec(f'def _fill(facts):\n    return f"{body}"', namespace)  # names: identifiers only
+    filler: Filler = namespace["_fill"]  # type: ignore[assignment]
+    return filler

@@ -1,6 +1,8 @@
 """Byte units, and numbers read back from text. Everything inside the engine is bytes; these
 helpers only format (or read) at the edges."""
 
+import functools
+
 KIB = 1024
 MIB = 1024 * KIB
 GIB = 1024 * MIB
@@ -23,6 +25,15 @@ def bytes_for_people(value: float) -> str:
     One decimal below 100 units, so that figures an explanation adds up (RAM = pool + the rest)
     still add up as printed: '13.7 GiB' rather than '14 GiB' for 13.7 GiB.
     """
+    if value >= KIB:  # about 20 per recommendation, mostly the same few sizes
+        return _with_suffix(value)
+    return f"{value:.0f} bytes"
+
+
+# Sizes worked out from the inputs, so bounded. Equal keys (8589934592 and 8589934592.0) print
+# alike from here on: the figure is value / size either way; -0.0 and NaN never get here.
+@functools.lru_cache(maxsize=1024)
+def _with_suffix(value: float) -> str:
     for suffix, size in _SUFFIXES:
         if value >= size:
             amount = value / size
@@ -32,7 +43,7 @@ def bytes_for_people(value: float) -> str:
             # round(amount), without rounding twice; checked over millions of values).
             text = f"{amount:.1f}"
             return f"{text[:-2] if text.endswith('.0') else text} {suffix}iB"
-    return f"{value:.0f} bytes"
+    raise AssertionError("unreachable: value >= KIB")
 
 
 def round_down(value: int, step: int) -> int:

@@ -1,7 +1,8 @@
 """What settling a proposal reads of each variable, worked out once per release.
 
 The engine settles about 20 proposals per recommendation, and the catalog row, the version's
-default (computed where the server computes it) and the apply notes depend only on the release:
+default (computed where the server computes it), the apply notes and the value a server runs
+when a paste leaves the variable out depend only on the release:
 looked up once per catalog, not on every recommendation.
 """
 
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 
 from rules.apply import apply_note
 from rules.catalog import ServerCatalog, VariableSpec
+from rules.currentvalues import running_default
 from rules.defaults import default_of
 
 
@@ -20,6 +22,8 @@ class VariableFacts:
     default: int | float | str | None  # `default_of`: None when unknown
     note_now: str  # `apply_note` when the change takes effect now
     note_restart: str  # and when it waits for a restart
+    # `current_value` of a variable not pasted and not derived from pasted ones (DERIVED)
+    running: tuple[str | None, bool]
 
 
 @functools.lru_cache(maxsize=256)  # as many as catalog_for keeps
@@ -34,5 +38,6 @@ def variable_table(catalog: ServerCatalog) -> Mapping[str, VariableFacts]:
                 default_of(catalog, name),
                 apply_note(name, catalog, dynamic=True),
                 apply_note(name, catalog, dynamic=False),
+                running_default(catalog, name),
             )
     return table

@@ -8,8 +8,6 @@ outside the variable's range is adjusted to the nearest bound with a warning, so
 read as the server would read it and the adjustment is noted.
 """
 
-import dataclasses
-
 from rules.catalog import NUMERIC_TYPES, ServerCatalog, VariableSpec
 from rules.current.kept import keep_read_variables
 from rules.current.messages import clip
@@ -46,8 +44,13 @@ def settle_current(
             )
         settled[name] = value
     dropped = len(current.variables) - len(kept)
-    replaced = dataclasses.replace(
-        current, variables=settled, notes=(*current.notes, *notes), dropped=dropped
+    # Built directly: dataclasses.replace looks every field up again (a fifth of this function)
+    replaced = Current(
+        variables=settled,
+        os=current.os,
+        origin=current.origin,
+        notes=(*current.notes, *notes),
+        dropped=dropped,
     )
     return replaced, errors
 

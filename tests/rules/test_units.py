@@ -52,3 +52,16 @@ def test_sizes_for_people_read_the_same_as_when_rounded_twice() -> None:
     values = [t * size + d for t in hundredths for size in (1024, MIB, GIB) for d in (-1, 0, 1)]
     for value in [*values, 0, 5, 2**45, 0.05 * GIB, 2.95 * GIB, 99.95 * GIB]:
         assert bytes_for_people(value) == _rounded_twice(value), value
+
+
+@pytest.mark.parametrize(
+    ("value", "text"), [(-0.0, "-0 bytes"), (0, "0 bytes"), (1023, "1023 bytes")]
+)
+def test_it_prints_small_sizes_in_bytes_sign_and_all(value: float, text: str) -> None:
+    assert bytes_for_people(value) == text
+
+
+def test_an_equal_int_and_float_print_alike_whichever_comes_first() -> None:
+    assert bytes_for_people(13.5 * GIB) == "13.5 GiB"
+    assert bytes_for_people(int(13.5 * GIB)) == "13.5 GiB"
+    assert bytes_for_people(3 * MIB) == bytes_for_people(3.0 * MIB) == "3 MiB"
