@@ -42,6 +42,7 @@ from calibration.model import (
     MIB,
     PAGE_BYTES,
     REFERENCE_YEAR,
+    SHARED,
     SMOOTH_MIN_POWER,
 )
 
@@ -349,18 +350,9 @@ def _vector_terms(
     n_kinds = len(KINDS)
     f = params[:, kind]
     e = params[:, n_kinds + kind]
-    (
-        c,
-        redo_per_change,
-        flush_overdrive,
-        dw_cost,
-        read_path,
-        binlog_cpu,
-        gamma,
-        delta,
-        beta,
-    ) = params[:, 2 * n_kinds :].T
-    era = delta * (year - REFERENCE_YEAR)
+    shared = dict(zip(SHARED, params[:, 2 * n_kinds :].T, strict=True))  # in LAYOUT's order
+    dw_cost, beta, c = shared["dw_cost"], shared["beta"], shared["c"]
+    era = shared["delta"] * (year - REFERENCE_YEAR)
     rows = np.empty((4, 4, len(params)))  # log reads, reads, log changes, log writes
     for buffered, unit in ((1, e), (0, np.zeros_like(e))):
         log_changes = _LOG_WRITES[kind] + unit
@@ -375,15 +367,17 @@ def _vector_terms(
     def spread(row: FloatArray) -> FloatArray:
         return np.repeat(row[np.newaxis, :], width, axis=0)
 
-    exp_redo = np.exp(redo_per_change)
+    exp_redo = np.exp(shared["redo_per_change"])
     with np.errstate(all="ignore"):
         return _Vectors(
-            statement_s=spread(_STATEMENTS[kind] * np.exp(binlog_cpu * binlog - c - f - era)),
-            read_cpu_s=spread(np.exp(-(read_path + era))),
+            statement_s=spread(
+                _STATEMENTS[kind] * np.exp(shared["binlog_cpu"] * binlog - c - f - era)
+            ),
+            read_cpu_s=spread(np.exp(-(shared["read_path"] + era))),
             exp_redo=spread(exp_redo),
             max_exp_redo=float(np.max(exp_redo)),
-            overdrive=spread(flush_overdrive),
-            gamma=spread(gamma),
+            overdrive=spread(shared["flush_overdrive"]),
+            gamma=spread(shared["gamma"]),
             beta=beta[np.newaxis, :].copy(),
             log_reads=(spread(rows[0, 0]), spread(rows[0, 2])),
             reads=(spread(rows[1, 0]), spread(rows[1, 2])),
