@@ -201,25 +201,6 @@ def situation_of_profile(
     )
 
 
-def arrays_of_profile(
-    profile: Profile,
-    configs: Sequence[Mapping[str, ConfigValue]],
-    *,
-    year: int,
-    corrections: Corrections | None = None,
-) -> dict[str, FloatArray]:
-    """as_arrays of situation_of_profile for each config, without building each Situation:
-    the machine's part is worked out once and only the settings vary (the engine asks for a
-    dozen configurations per result), and each block of columns is one numpy array."""
-    machine, rows = profile_rows(profile, configs, year=year, corrections=corrections)
-    varying = np.array(rows, dtype=np.float64).T
-    fixed = np.array([_column(machine, name) for name in _MACHINE_COLUMNS], dtype=np.float64)
-    block = np.repeat(fixed[:, np.newaxis], len(rows), axis=1)
-    arrays = dict(zip(_MACHINE_COLUMNS, block, strict=True))
-    arrays.update(zip(_CONFIG_COLUMNS, varying, strict=True))
-    return arrays
-
-
 ConfigRow = tuple[float, float, float, float, float, float, float, float, float, float]
 
 
@@ -231,8 +212,7 @@ def profile_rows(
     corrections: Corrections | None = None,
 ) -> tuple[Situation, list[ConfigRow]]:
     """The machine (situation_of_profile with no settings) and each config's values of
-    _CONFIG_COLUMNS: arrays_of_profile's content before numpy, which the engine's estimator
-    reads as plain floats."""
+    _CONFIG_COLUMNS, which the engine's estimator reads as plain floats."""
     machine = situation_of_profile(profile, {}, year=year, corrections=corrections)
     storage = profile.hardware.storage
     flash_no_fsync = _fsync_costs_writes(storage)
@@ -307,9 +287,6 @@ _FLOAT_COLUMNS = (
     "io_capacity_max",
 )
 _FLAG_COLUMNS = ("commit_syncs", "access", "doublewrite", "binlog", "binlog_sync", "change_buffer")
-_MACHINE_COLUMNS = tuple(
-    name for name in (*_FLOAT_COLUMNS, *_FLAG_COLUMNS, "kind") if name not in _CONFIG_COLUMNS
-)
 
 
 def _column(situation: Situation, name: str) -> float:
@@ -320,18 +297,14 @@ def _column(situation: Situation, name: str) -> float:
 
 
 def column_of(machine: Situation, row: ConfigRow, name: str) -> float:
-    """One column's value, as arrays_of_profile has it, from profile_rows' machine and row."""
+    """One column's value, as as_arrays has it, from profile_rows' machine and row."""
     index = _CONFIG_INDEX.get(name)
     return _column(machine, name) if index is None else row[index]
 
 
 def columns_of(machine: Situation, row: ConfigRow, names: Iterable[str]) -> dict[str, float]:
-    """column_of for several names, in one call (the estimator's domain check, per result)."""
-    values = {}
-    for name in names:
-        index = _CONFIG_INDEX.get(name)
-        values[name] = _column(machine, name) if index is None else row[index]
-    return values
+    """column_of for several names (the estimator's domain check)."""
+    return {name: column_of(machine, row, name) for name in names}
 
 
 def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
