@@ -4,7 +4,7 @@
 #   make lint   ruff check, ruff format --check, mypy, import-linter
 #   make golden regenerate the golden files and docs/examples (review them as a diff)
 #   make screenshots  refresh docs/screenshots from a real browser run
-#   make bench  engine, page-render, API-load, batch and real-gain benchmarks (each prints its figures)
+#   make bench  engine, estimator, page-render, API-load, batch and real-gain benchmarks (each prints its figures)
 #   make calibrate  refit the throughput model and write a new versioned artifact
 
 SHELL := /bin/bash
@@ -106,6 +106,7 @@ bench: venv services
 	command -v sysbench >/dev/null && command -v fio >/dev/null || \
 	  { apt-get update -qq && apt-get install -y -qq sysbench fio; }
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/estimator.py
 	$(BIN)/python benchmarks/wizard_render.py
 	bash benchmarks/api_load.sh
 	$(BIN)/python benchmarks/batch.py

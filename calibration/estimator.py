@@ -64,7 +64,7 @@ class CalibratedEstimator:
 
     @cached_property
     def _percentile_rows(self) -> tuple[tuple[int, int, float], ...]:
-        """_percentiles' ranks and weights for the refits' count: (below, above, share)."""
+        """EFFECT_PERCENTILES as ranks and weights among the refits: (below, above, share)."""
         last = len(self._refits) - 1
         ranks = []
         for percentile in EFFECT_PERCENTILES:
