@@ -3,7 +3,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 
-from advisor.fast_json_field import FastJSONField
+from advisor.fast_json_field import KeptJSONField
 
 
 class Recommendation(models.Model):
@@ -13,8 +13,8 @@ class Recommendation(models.Model):
     id = models.CharField(
         primary_key=True, max_length=32, help_text="Content hash given by the engine."
     )
-    profile = FastJSONField(help_text="The validated profile, as echoed in the result.")
-    result = FastJSONField(
+    profile = KeptJSONField(help_text="The validated profile, as echoed in the result.")
+    result = KeptJSONField(
         help_text="The result object as the JSON export writes it, less the `sources` it derives "
         "from the bibliography when it is read."
     )
@@ -66,7 +66,7 @@ class BatchItem(models.Model):
     batch = models.ForeignKey(Batch, on_delete=models.CASCADE, related_name="items")
     position = models.PositiveIntegerField()
     name = models.CharField(max_length=255)
-    profile = models.JSONField(help_text="The profile exactly as the client sent it.")
+    profile = KeptJSONField(help_text="The profile exactly as the client sent it.")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     recommendation = models.ForeignKey(
         Recommendation, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

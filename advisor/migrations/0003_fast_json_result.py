@@ -3,27 +3,12 @@
 import advisor.fast_json_field
 from django.db import migrations
 
-# PostgreSQL 14+ can compress large values with LZ4 instead of its own pglz; inserting a stored
-# result (~37 KB of JSON) took 1.9 ms instead of 3.2 ms here (benchmarks/batch.py's setting;
-# PostgreSQL manual, "ALTER TABLE ... SET COMPRESSION" and default_toast_compression).
-LZ4_COLUMNS = ("result", "profile")
 
 
 def compress_with_lz4(apps, schema_editor):
-    connection = schema_editor.connection
-    if connection.vendor != "postgresql":
-        return
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' "
-            "AND 'lz4' = ANY(enumvals)"
-        )
-        if cursor.fetchone() is None:  # PostgreSQL 13, or built without LZ4: keep pglz
-            return
-        for column in LZ4_COLUMNS:
-            cursor.execute(
-                f"ALTER TABLE advisor_recommendation ALTER COLUMN {column} SET COMPRESSION lz4"
-            )
+    advisor.fast_json_field.compress_with_lz4(
+        schema_editor, "advisor_recommendation", ("result", "profile")
+    )
 
 
 class Migration(migrations.Migration):
