@@ -4,7 +4,6 @@ import advisor.fast_json_field
 from django.db import migrations
 
 
-
 def compress_with_lz4(apps, schema_editor):
     advisor.fast_json_field.compress_with_lz4(
         schema_editor, "advisor_recommendation", ("result", "profile")
