@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from advisor.models import Recommendation
-from advisor.row_insert import insert_rows
+from advisor.row_insert import insert_rows, store_row
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
 from rules.check import NEEDS_CURRENT, CheckReport, check
@@ -52,16 +52,14 @@ def recommendation_create(*, profile: Profile) -> Result:
 
 def recommendation_store(*, result: Result, result_json: Mapping[str, Any] | None = None) -> None:
     """Store a computed result: one INSERT ... ON CONFLICT DO NOTHING in autocommit, one round
-    trip. A result already stored is left as it is, and nothing is read back (get_or_create
-    would select and decode the whole row first; bulk_create adds a BEGIN and a COMMIT round
-    trip around the INSERT).
+    trip (`store_row`: not even the per-request health check). A result already stored is left
+    as it is, and nothing is read back (get_or_create would select and decode the whole row
+    first; bulk_create adds a BEGIN and a COMMIT round trip around the INSERT).
 
     `result_json`: the result's own JSON (`result_to_dict`, any base URL) when the caller wrote
     it already, as the API does for its answer; the row is taken from it instead of writing the
     result a second time, and comes out the same."""
-    insert_rows(
-        [Recommendation(id=result.id, **_row_fields(result, result_json))], ignore_conflicts=True
-    )
+    store_row(Recommendation(id=result.id, **_row_fields(result, result_json)))
 
 
 def _row_fields(result: Result, result_json: Mapping[str, Any] | None = None) -> dict[str, Any]:
