@@ -20,10 +20,7 @@ def insert_rows(rows: Sequence[models.Model], *, ignore_conflicts: bool = False)
     if not rows:
         return
     model = type(rows[0])
-    fields = _written_fields(model)
-    values = [
-        [f.get_db_prep_save(f.pre_save(row, True), connection) for f in fields] for row in rows
-    ]
+    values = [_written_values(row) for row in rows]
     sql = _insert_sql(model, ignore_conflicts)
     with _parameters_apart_cursor() as cursor:
         if len(values) == 1:
@@ -49,9 +46,8 @@ def store_row(row: models.Model) -> None:
     ):
         insert_rows([row], ignore_conflicts=True)
         return
-    model = type(row)
-    sql = _insert_sql(model, True)
-    values = [f.get_db_prep_save(f.pre_save(row, True), connection) for f in _written_fields(model)]
+    sql = _insert_sql(type(row), True)
+    values = _written_values(row)
     try:
         _execute_on_kept_cursor(sql, values)
     except (OperationalError, InterfaceError):
@@ -77,10 +73,23 @@ def _execute_on_kept_cursor(sql: str, values: list[Any]) -> None:
         cursor.execute(sql, values)
 
 
-def _written_fields(model: type[models.Model]) -> list[Any]:
-    """Every column but an automatic primary key, which the database numbers."""
-    meta = model._meta
-    return [f for f in meta.concrete_fields if f is not meta.auto_field]
+_FIELDS: dict[type[models.Model], tuple[Any, ...]] = {}
+
+
+def _written_fields(model: type[models.Model]) -> tuple[Any, ...]:
+    """Every column but an automatic primary key, which the database numbers; once per model."""
+    known = _FIELDS.get(model)
+    if known is None:
+        meta = model._meta
+        known = _FIELDS[model] = tuple(f for f in meta.concrete_fields if f is not meta.auto_field)
+    return known
+
+
+def _written_values(row: models.Model) -> list[Any]:
+    """`row`'s column values, prepared as `save()` would write them."""
+    return [
+        f.get_db_prep_save(f.pre_save(row, True), connection) for f in _written_fields(type(row))
+    ]
 
 
 def _parameters_apart_cursor() -> Any:

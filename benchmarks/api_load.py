@@ -188,7 +188,7 @@ def main() -> int:
             post / hz for post, hz in zip(tallies[name].rates, health.rates, strict=True)
         )
         print(
-            f"ratio to /healthz: {rate / health.requests * health.seconds:.2f}  {name.strip()}"
+            f"ratio to /healthz: {rate / rates['GET  /healthz']:.2f}  {name.strip()}"
             f"  (per round: median {statistics.median(by_round):.2f},"
             f" {by_round[0]:.2f}-{by_round[-1]:.2f} over {len(by_round)})"
         )
