@@ -10,6 +10,8 @@ from calibration.features import KINDS, Corrections, as_arrays, situation_of_poi
 from calibration.fit import RIDGE, Fit, fit_points
 from calibration.interval import (
     INTERVAL,
+    LEVEL_STEP,
+    MAX_LEVEL,
     OWN_RATIO_MIN_SOURCES,
     bounds_by_group,
     symmetric_bounds,
@@ -27,7 +29,8 @@ class Calibration:
     version: str
     params: list[float]
     loso_params: dict[str, list[float]]
-    bounds: dict[str, tuple[float, float]]  # interval group -> (low, high) log offsets
+    # interval group (a bottleneck, or "pooled") -> (low, high) log offsets
+    bounds: dict[str, tuple[float, float]]
     domain: dict[str, dict[str, tuple[float, float]]]  # kind -> column -> (min, max)
     report: dict[str, Any]
     device_corrections: dict[str, float] = field(default_factory=dict)
@@ -77,15 +80,13 @@ def run_calibration(
     corrections = device_corrections(fio_samples)
     used = used_points(points)
     fit = fit_points(used, corrections)
-    groups = [p.kind for p in used]
-    bounds = bounds_by_group(fit.residuals, groups, fit.sources)
-    covered, lows, highs = _loso_coverage(fit, groups)
+    groups = held_out_bottlenecks(fit, used, corrections)
+    level = conformal_level(fit, groups)
+    bounds = bounds_by_group(fit.residuals, groups, fit.sources, level)
+    covered, lows, highs = _loso_coverage(fit, groups, level)
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
     ratio_bounds = _ratio_bounds(pairs, used)
-    bottlenecks = predict_with_bottleneck(
-        fit.params, as_arrays([situation_of_point(p, corrections) for p in used])
-    )[1]
     report = {
         "version": version,
         "points": len(used),
@@ -103,6 +104,7 @@ def run_calibration(
             if not p.used
         ],
         "interval": INTERVAL,
+        "conformal_level": level,
         "coverage": round(float(np.mean(covered)), 3),
         "median_width_ratio": round(float(np.median(widths)), 2),
         "median_abs_log_error": round(float(np.median(np.abs(fit.residuals))), 3),
@@ -112,7 +114,7 @@ def run_calibration(
             **pair_summary(pairs),
             "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in ratio_bounds.items()},
         },
-        "by_group": _by_group(used, fit, covered, widths, bottlenecks),
+        "by_group": _by_group(used, fit, covered, widths, groups),
         "per_source": _per_source(fit, covered),
         "table": _table(used, fit, lows, highs, covered, corrections),
         "params": dict(zip(LAYOUT.names, (round(float(v), 4) for v in fit.params), strict=True)),
@@ -129,13 +131,40 @@ def run_calibration(
     )
 
 
-def _loso_coverage(fit: Fit, groups: list[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def held_out_bottlenecks(fit: Fit, points: Sequence[Point], corrections: Corrections) -> list[str]:
+    """Each point's binding capacity under the fit that never saw its source: the interval's
+    group, found as a new machine's would be, by a model that has not seen it."""
+    sources = np.array(fit.sources)
+    x = [situation_of_point(p, corrections) for p in points]
+    names = [""] * len(points)
+    for source, params in fit.loso_params.items():
+        held = np.flatnonzero(sources == source)
+        binding = predict_with_bottleneck(params, as_arrays([x[i] for i in held]))[1]
+        for i, name in zip(held.tolist(), binding, strict=True):
+            names[i] = name
+    return names
+
+
+def conformal_level(fit: Fit, groups: list[str]) -> float:
+    """The lowest level from INTERVAL up, in LEVEL_STEPs, whose held-out coverage reaches
+    INTERVAL (calibration.interval explains why the nominal level covers a little less)."""
+    level = INTERVAL
+    while level < MAX_LEVEL and np.mean(_loso_coverage(fit, groups, level)[0]) < INTERVAL:
+        level = round(level + LEVEL_STEP, 2)
+    return level
+
+
+def _loso_coverage(
+    fit: Fit, groups: list[str], level: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each source scored against intervals built from the other sources' residuals only."""
     sources, names = np.array(fit.sources), np.array(groups)
     lows, highs = np.empty(len(groups)), np.empty(len(groups))
     for source in dict.fromkeys(fit.sources):
         held = sources == source
-        others = bounds_by_group(fit.residuals[~held], list(names[~held]), list(sources[~held]))
+        others = bounds_by_group(
+            fit.residuals[~held], list(names[~held]), list(sources[~held]), level
+        )
         for i in np.flatnonzero(held):
             lows[i], highs[i] = others.get(groups[i], others["pooled"])
     covered = (fit.residuals >= lows) & (fit.residuals <= highs)

@@ -157,8 +157,10 @@ class CalibratedEstimator:
         )
 
     def _interval(self, kind: str, centre: float, bottleneck: str, inside: bool) -> Estimate:
+        """The interval of the estimate's bottleneck where the calibration has one (the model
+        misses by more where random reads bind than where the CPU does), else the pooled one."""
         bounds = self._calibration.bounds
-        low, high = bounds.get(kind, bounds["pooled"])
+        low, high = bounds.get(bottleneck, bounds["pooled"])
         if not inside:
             low, high = widened(low, high)
         return Estimate(

@@ -182,6 +182,8 @@ def _capacities(
     np.multiply(misses, vectors.read_cpu_s[:n], out=cpu_s)
     np.add(vectors.statement_s[:n], cpu_s, out=cpu_s)
     np.multiply(misses, float(machine.read_latency_s), out=wait_s)
+    if kind == _BULK:  # the change buffer's merges read in the background: clients do not wait
+        wait_s[[i for i, v in enumerate(own.variants) if v < 2]] = 0.0
     np.divide(wait_s, io_factor, out=wait_s)
     np.add(cpu_s, wait_s, out=wait_s)
     np.maximum(miss, combine, out=wmiss)

@@ -42,12 +42,35 @@ def page_context(calibration: Calibration) -> dict[str, Any]:
         "pairs": _pairs(report),
         "groups": _groups(report),
         "meaning": MEANING,
+        "grouping": grouping(calibration),
         "plot": _plot(report),
         "per_source": [_source_row(row, cited) for row in report["per_source"]],
         "other_sources": [c for key, c in cited.items() if key not in _fitted(report)],
         "rows": [_point_row(row, cited) for row in report["table"]],
         "excluded": [_excluded_row(row, cited) for row in report["excluded"]],
     }
+
+
+def grouping(calibration: Calibration) -> str:
+    """How an estimate's interval is chosen: by the capacity that binds it, at the level that
+    held for sources the model had not seen."""
+    own = [
+        f"{name} {factor(low)} down to {factor(high)} up"
+        for name, (low, high) in sorted(calibration.bounds.items())
+        if name != "pooled"
+    ]
+    level = calibration.report.get("conformal_level", INTERVAL)
+    text = (
+        "An estimate's range is built from the held-out misses of published results whose "
+        "estimates were bound by the same capacity"
+    )
+    if own:
+        text += f" ({'; '.join(own)})"
+    text += (
+        f", any other from all of them; its conformal level is {level:.0%}, the lowest from "
+        f"{INTERVAL:.0%} up at which held-out sources were covered {INTERVAL:.0%} of the time."
+    )
+    return text
 
 
 def fitted_at(version: str) -> datetime.datetime | None:

@@ -1,3 +1,4 @@
+import math
 import re
 
 import pytest
@@ -122,3 +123,13 @@ def test_the_page_has_no_inline_script_or_style_and_links_its_stylesheet(client,
 
 def test_the_page_refuses_post(client):
     assert client.post(PAGE).status_code == 405
+
+
+def test_the_page_says_how_an_estimates_interval_is_chosen(client, run):
+    """By the capacity that binds it, each with its width, at the level the fit chose."""
+    html = client.get(PAGE).content.decode().replace("&#x27;", "'")
+    level = run.report["conformal_level"]
+    assert f"its conformal level is {level:.0%}" in html
+    for name, (low, high) in run.bounds.items():
+        if name != "pooled":
+            assert f"{name} ×{math.exp(-low):.2f} down to ×{math.exp(high):.2f} up" in html
