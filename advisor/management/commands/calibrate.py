@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from advisor.calibration_admin.figures import bias, factor, targets
 from advisor.calibration_admin.runs import calibration_run_create
+from advisor.management.migrated import require_migrated
 from advisor.models import CalibrationRun
 from calibration.interval import INTERVAL
 
@@ -27,6 +28,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        require_migrated()
         trigger = CalibrationRun.Trigger.COMMAND
         run = calibration_run_create(trigger=trigger)  # type: ignore[arg-type]  # a str at runtime
         if options["json"]:
@@ -51,6 +53,8 @@ def _lines(run: CalibrationRun) -> list[str]:
         f"  leave-one-source-out coverage of the {share} intervals: {report['coverage']:.3f}",
         f"  median interval width (high/low): {report['median_width_ratio']:.2f}",
         f"  median error (held out): {factor(report['median_abs_log_error'])}",
+        f"  conformal level: {report.get('conformal_level', INTERVAL):.2f}, the lowest from "
+        f"{INTERVAL:.2f} up at which held-out sources were covered {share} of the time",
         "  targets: "
         + "; ".join(f"{text} {'met' if ok else 'MISSED'}" for text, ok in targets(report)),
         *_pair_lines(report),

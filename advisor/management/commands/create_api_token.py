@@ -13,6 +13,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from rest_framework.authtoken.models import Token
 
+from advisor.management.migrated import require_migrated
+
 
 class Command(BaseCommand):
     help = "Create the API token of client NAME (or print the one it has); prints only the key."
@@ -27,6 +29,7 @@ class Command(BaseCommand):
         name = name.strip()
         if not name or len(name) > 150:
             raise CommandError("NAME must be 1 to 150 characters, e.g. ansible-prod")
+        require_migrated()
         with transaction.atomic():
             user, created = get_user_model().objects.get_or_create(username=name)
             if created:
