@@ -1,5 +1,6 @@
-"""Kombu's Redis transport with one repair: an acknowledgement that arrives after its broker
-connection was closed fails as a connection error, which Celery logs and survives.
+"""Kombu's Redis transport with one repair: anything that needs a Redis client after its broker
+connection was closed (an acknowledgement above all) fails as a connection error, which Celery
+logs and survives.
 
 With `acks_late`, a chunk that is running when Redis goes away is acknowledged only when it
 ends. By then Celery may have closed the old connection: kombu clears the transport's client
@@ -22,7 +23,11 @@ from kombu.transport import redis as kombu_redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 
-class ConnectionClosedBeforeAck(RedisConnectionError):
+class ConnectionClosed(RedisConnectionError):
+    """The channel's broker connection was closed: there is no client to build a pool from."""
+
+
+class ConnectionClosedBeforeAck(ConnectionClosed):
     """The message's connection was closed before it could be acknowledged."""
 
 
@@ -53,6 +58,17 @@ class QoS(kombu_redis.QoS):
 
 class Channel(kombu_redis.Channel):
     QoS = QoS
+
+    def _connparams(self, asynchronous: bool = False) -> Any:
+        """Every path that needs a Redis client on a closed connection (acknowledging,
+        rejecting, restoring unacknowledged messages, polling) gets here and, in kombu 5.7,
+        fails with `AttributeError` on the missing client; a connection error instead, which
+        Celery's consumer survives by reconnecting. CI once saw a worker stop on such a path
+        after its acknowledgement had been repaired."""
+        transport = self.connection
+        if transport is None or transport.client is None:
+            raise ConnectionClosed("the broker connection was closed")
+        return super()._connparams(asynchronous=asynchronous)  # type: ignore[no-untyped-call]
 
 
 class Transport(kombu_redis.Transport):

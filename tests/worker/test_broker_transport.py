@@ -87,3 +87,18 @@ def test_any_other_attribute_error_goes_through(own_redis: OwnRedis):
         closed_as_error = broker._closed_connection_as_connection_error(channel, 1)
         with pytest.raises(AttributeError, match="a real bug"), closed_as_error:
             raise AttributeError("a real bug")
+
+
+def test_any_path_needing_a_client_after_the_connection_closed_is_a_connection_error(
+    delivered: tuple[Connection, Message],
+):
+    """Not only acknowledgements: restoring unacknowledged messages and polling build a client
+    too, and stock kombu fails there with the same AttributeError."""
+    connection, message = delivered
+    channel = message.channel
+    channel._disconnect_pools()
+    with pytest.raises(connection.connection_errors) as raised:
+        channel.qos.restore_visible()
+    assert isinstance(raised.value, broker.ConnectionClosed)
+    with pytest.raises(broker.ConnectionClosed):
+        channel._create_client()
