@@ -52,25 +52,21 @@ def page_context(calibration: Calibration) -> dict[str, Any]:
 
 
 def grouping(calibration: Calibration) -> str:
-    """How an estimate's interval is chosen: by the capacity that binds it, at the level that
-    held for sources the model had not seen."""
+    """How an estimate's interval is chosen: centred on it, as wide as the held-out misses
+    where the same capacity bound, at the level that held for sources the model had not seen."""
+    bounds = calibration.bounds
     own = [
-        f"{name} {factor(low)} down to {factor(high)} up"
-        for name, (low, high) in sorted(calibration.bounds.items())
-        if name != "pooled"
+        f"{name} {factor(high)}" for name, (_, high) in sorted(bounds.items()) if name != "pooled"
     ]
     level = calibration.report.get("conformal_level", INTERVAL)
-    text = (
-        "An estimate's range is built from the held-out misses of published results whose "
-        "estimates were bound by the same capacity"
+    widths = f"{', '.join(own)}; " if own else ""
+    return (
+        "An estimate's range is centred on it and as wide, either way, as the held-out misses "
+        "of published results whose estimates were bound by the same capacity: "
+        f"{widths}any other capacity, all results, {factor(bounds['pooled'][1])}. "
+        f"Its conformal level is {level:.0%}, the lowest from {INTERVAL:.0%} up at which "
+        f"held-out sources were covered {INTERVAL:.0%} of the time."
     )
-    if own:
-        text += f" ({'; '.join(own)})"
-    text += (
-        f", any other from all of them; its conformal level is {level:.0%}, the lowest from "
-        f"{INTERVAL:.0%} up at which held-out sources were covered {INTERVAL:.0%} of the time."
-    )
-    return text
 
 
 def fitted_at(version: str) -> datetime.datetime | None:

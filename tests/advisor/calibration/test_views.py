@@ -129,7 +129,9 @@ def test_the_page_says_how_an_estimates_interval_is_chosen(client, run):
     """By the capacity that binds it, each with its width, at the level the fit chose."""
     html = client.get(PAGE).content.decode().replace("&#x27;", "'")
     level = run.report["conformal_level"]
-    assert f"its conformal level is {level:.0%}" in html
+    assert f"Its conformal level is {level:.0%}" in html
+    assert f"any other capacity, all results, ×{math.exp(run.bounds['pooled'][1]):.2f}" in html
     for name, (low, high) in run.bounds.items():
+        assert low == -high  # centred
         if name != "pooled":
-            assert f"{name} ×{math.exp(-low):.2f} down to ×{math.exp(high):.2f} up" in html
+            assert f"{name} ×{math.exp(high):.2f}" in html
