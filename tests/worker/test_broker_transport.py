@@ -1,6 +1,6 @@
-"""The broker transport (`advisor.fleet.broker`): a message acknowledged after its connection
-closed fails with a connection error Celery logs, never with the `AttributeError` that stopped
-a worker, and the workers really use this transport."""
+"""The broker transport (`advisor.fleet.broker`): a message acknowledged (or anything else that
+needs a client) after its connection closed fails with a connection error Celery logs, never
+with the `AttributeError` that stopped a worker, and the workers really use this transport."""
 
 from __future__ import annotations
 
@@ -81,12 +81,18 @@ def test_stock_kombu_raises_the_attribute_error_this_transport_repairs(own_redis
         message.ack()
 
 
-def test_any_other_attribute_error_goes_through(own_redis: OwnRedis):
+def test_an_open_connection_builds_its_client_as_kombu_does(own_redis: OwnRedis):
+    """The repair only answers a closed connection: an open one acknowledges, and its pool's
+    parameters are kombu's own."""
     with Connection(own_redis.url, transport=broker.Transport) as connection:
+        publish_one(connection)
+        message = QUEUE(connection.default_channel).get(no_ack=False)
+        message.ack()
+        assert message.acknowledged
         channel = connection.default_channel
-        closed_as_error = broker._closed_connection_as_connection_error(channel, 1)
-        with pytest.raises(AttributeError, match="a real bug"), closed_as_error:
-            raise AttributeError("a real bug")
+        stock = kombu_redis.Channel._connparams(channel)
+        assert channel._connparams() == stock
+        assert stock["port"] == own_redis.port
 
 
 def test_any_path_needing_a_client_after_the_connection_closed_is_a_connection_error(
