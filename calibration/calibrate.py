@@ -81,9 +81,8 @@ def run_calibration(
     used = used_points(points)
     fit = fit_points(used, corrections)
     groups = held_out_bottlenecks(fit, used, corrections)
-    level = conformal_level(fit, groups)
+    level, (covered, lows, highs) = conformal_level(fit, groups)
     bounds = bounds_by_group(fit.residuals, groups, fit.sources, level)
-    covered, lows, highs = _loso_coverage(fit, groups, level)
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
     ratio_bounds = _ratio_bounds(pairs, used)
@@ -145,13 +144,18 @@ def held_out_bottlenecks(fit: Fit, points: Sequence[Point], corrections: Correct
     return names
 
 
-def conformal_level(fit: Fit, groups: list[str]) -> float:
+def conformal_level(
+    fit: Fit, groups: list[str]
+) -> tuple[float, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """The lowest level from INTERVAL up, in LEVEL_STEPs, whose held-out coverage reaches
-    INTERVAL (calibration.interval explains why the nominal level covers a little less)."""
+    INTERVAL (calibration.interval explains why the nominal level covers a little less), with
+    its held-out scoring (_loso_coverage's)."""
     level = INTERVAL
-    while level < MAX_LEVEL and np.mean(_loso_coverage(fit, groups, level)[0]) < INTERVAL:
+    scored = _loso_coverage(fit, groups, level)
+    while level < MAX_LEVEL and np.mean(scored[0]) < INTERVAL:
         level = round(level + LEVEL_STEP, 2)
-    return level
+        scored = _loso_coverage(fit, groups, level)
+    return level, scored
 
 
 def _loso_coverage(

@@ -176,9 +176,8 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         read_cpu_s = np.exp(-(read_path + era))
         misses = np.exp(log_reads_per_unit) * miss
         cpu_s = statement_s + misses * read_cpu_s
-        # The change buffer's merges read the insert benchmark's secondary-index pages in
-        # background threads, many at once: its clients do not wait for them (one iibench
-        # client kept 8 disks at ~1,600 reads/s, callaghan-2011-insert-buffer).
+        # Clients do not wait for the change buffer's merge reads (see `unbuffered` above):
+        # one iibench client kept 8 disks at ~1,600 reads/s (callaghan-2011-insert-buffer).
         client_misses = np.where((kind == _BULK) & ~unbuffered, 0.0, misses)
         wait_s = cpu_s + client_misses * x["read_latency_s"] / x["io_factor"]
         log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + log_per_second

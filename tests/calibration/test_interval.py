@@ -67,7 +67,7 @@ def fit_of(residuals: np.ndarray, sources: list[str]) -> Fit:
 
 def test_the_level_stays_nominal_when_held_out_sources_are_covered() -> None:
     residuals, groups, sources = joined(residuals_of("CPU", 30, 0.3, 7))
-    assert conformal_level(fit_of(residuals, sources), groups) == INTERVAL
+    assert conformal_level(fit_of(residuals, sources), groups)[0] == INTERVAL
 
 
 def test_the_level_rises_when_each_source_misses_as_a_block() -> None:
@@ -78,7 +78,7 @@ def test_the_level_rises_when_each_source_misses_as_a_block() -> None:
     sources = [f"s{i}" for i in range(25) for _ in range(6)]
     residuals = np.repeat(biases, 6) + rng.normal(0.0, 0.05, len(sources))
     groups = ["CPU"] * len(sources)
-    level = conformal_level(fit_of(residuals, sources), groups)
+    level, (covered, _, _) = conformal_level(fit_of(residuals, sources), groups)
     assert level > INTERVAL
     names = np.array(sources)
     held_in = 0
@@ -88,3 +88,4 @@ def test_the_level_rises_when_each_source_misses_as_a_block() -> None:
         low, high = bounds_by_group(residuals[~held], ["CPU"] * len(kept), kept, level)["CPU"]
         held_in += int(((residuals[held] >= low) & (residuals[held] <= high)).sum())
     assert held_in / len(sources) >= INTERVAL
+    assert covered.mean() == held_in / len(sources)  # the scoring it returns is that one
