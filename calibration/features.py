@@ -26,10 +26,16 @@ from calibration.server_config import (
     with_server_defaults,
 )
 from rules.currentvalues import is_off
-from rules.devices import FLASH_READ_LATENCY_S
+from rules.devices import (
+    BBU_HDD_WRITE_FACTOR,
+    FLASH_READ_LATENCY_S,
+    QUEUED_FLASH_IOPS,
+    QUEUED_HDD_FACTOR,
+    QUEUED_HDD_FULL_DEPTH,
+)
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
 from rules.profile import MeasuredIops, Profile, Storage
-from rules.storage import array_capability
+from rules.storage import array_capability, device_facts
 from rules.units import GIB
 from rules.volumes import NETWORK_READ_LATENCY_S
 
@@ -363,6 +369,9 @@ def _situation(
 ) -> Situation:
     capability = array_capability(storage)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
+    read_latency_s = _read_latency_s(storage, read_iops)
+    if storage.measured_iops is None:
+        read_iops, write_iops = queued_iops(storage, read_iops, write_iops, concurrency)
     # Approved fio submissions correct the device model; a network volume's rate is what was
     # provisioned, not a model of its devices, so it stays as given.
     if storage.measured_iops is None and storage.media is not Media.NETWORK_SSD:
@@ -385,7 +394,7 @@ def _situation(
         io_factor=io_factor,
         dirty_pct=dirty_pct or DEFAULT_MAX_DIRTY_PCT,
         year=float(year or 2026),
-        read_latency_s=_read_latency_s(storage, read_iops),
+        read_latency_s=read_latency_s,
         access=access,
         doublewrite=doublewrite,
         binlog=binlog,
@@ -393,6 +402,35 @@ def _situation(
         redo_mb=redo_mb,
         io_capacity_max=io_capacity_max,
         change_buffer=change_buffer,
+    )
+
+
+def queued_iops(
+    storage: Storage, read_iops: float, write_iops: float, concurrency: float
+) -> tuple[float, float]:
+    """The device model's one-at-a-time rates as a loaded server gets them (rules.devices,
+    QUEUED_*). A disk's reads gain with the clients' reads outstanding per disk, from none at
+    one to QUEUED_HDD_FACTOR at NCQ's full depth, evenly in log2 of the depth between
+    (advisor-engineering-judgement on the curve's shape); its page writes are issued in
+    batches by the page cleaner, so they always have a full queue. A battery-backed cache's
+    rate (BBU_HDD_WRITE_FACTOR, measured with writes queued) is kept where it is the higher,
+    so a protected cache never gives fewer writes than none. Flash takes its queued 16 KiB
+    rates per device, scaled as the array scales the one-at-a-time ones."""
+    if storage.media is Media.HDD:
+        depth = max(concurrency / storage.device_count, 1.0)
+        reach = min(math.log2(depth) / math.log2(QUEUED_HDD_FULL_DEPTH), 1.0)
+        reads = read_iops * (1.0 + (QUEUED_HDD_FACTOR - 1.0) * reach)
+        queued = QUEUED_HDD_FACTOR
+        if storage.has_protected_write_cache:  # write_iops holds the cache's factor already
+            queued = max(QUEUED_HDD_FACTOR / BBU_HDD_WRITE_FACTOR, 1.0)
+        return reads, write_iops * queued
+    rates = QUEUED_FLASH_IOPS.get((storage.media, storage.flash_class or FlashClass.ENTERPRISE))
+    if rates is None:
+        return read_iops, write_iops
+    facts = device_facts(storage)
+    return (
+        read_iops * rates[0] / facts.random_read_iops,
+        write_iops * rates[1] / facts.random_write_iops,
     )
 
 

@@ -32,13 +32,15 @@ OUT_OF_DOMAIN_WIDENING = 1.5
 # by up to e^0.9 where a faster disk moved the binding capacity from page writes to random
 # reads (tests/calibration/test_estimator.py's invariants). Leave-one-source-out, 289 points
 # (manage.py calibrate): by workload kind, never narrower than pooled, 0.81 at x9.2; centred
-# by bottleneck, 0.81 at x7.0. Earlier tries: an own interval per workload kind covered 0.74;
+# by bottleneck, 0.81 at x7.0; with queued device rates (calibration.features.queued_iops),
+# 0.82 at x4.8. Earlier tries: an own interval per workload kind covered 0.74;
 # normalised conformal and groups by era or media all covered under 0.78.
 GROUP_MIN_SOURCES = 5
 # The conformal level is raised from INTERVAL, a hundredth at a time, until the held-out
 # coverage reaches INTERVAL (calibration.calibrate.conformal_level): the residuals of one
 # source are not exchangeable with those of a new one, so the nominal level alone covers a
-# little less than it promises (0.785 at level 0.80, 0.799 at 0.82, 0.81 at 0.83; 289 points).
+# little less than it promises (0.785 at level 0.80, 0.799 at 0.82, 0.81 at 0.83; 289 points,
+# one-at-a-time device rates; with queued rates 0.80 already covers 0.82).
 LEVEL_STEP = 0.01
 MAX_LEVEL = 0.95
 # Normalised conformal (dividing a residual by 1 + 0.25 per input its source left to be guessed,

@@ -166,6 +166,26 @@ BBU_SOURCES = (
     "greg-smith-2010-pg-high-performance",
 )
 
+# Under a database's load a device has many IOs outstanding and serves more of them per second
+# than one at a time. A disk's command queue (NCQ, TCQ) reorders seeks: enterprise SATA disks
+# gain nearly 100% with deep queues and a 15k SAS drive more than doubles, past 400 IOs/s
+# (wikipedia-iops). The per-device rates above are one-at-a-time figures, which io_capacity
+# and a read's latency come from; the throughput model (calibration.features) uses the queued
+# rates. The gain grows with the IOs outstanding per disk up to NCQ's depth of 32.
+QUEUED_HDD_FACTOR = 2.0
+QUEUED_HDD_FULL_DEPTH = 32.0
+# Flash with a deep queue, 16 KiB IOs: a SATA link carries ~600 MB/s (simplyblock-nvme-latency),
+# ~36,000 reads/s, of which we take 30,000 (derived). Enterprise SATA drives sustain 14,500
+# (read-intensive, as a Samsung PM863) to over 40,000 (write-intensive) random 8 KiB writes/s
+# in steady state (thessdreview-2016-micron-5100): 10,000 of 16 KiB, about the low end's
+# bytes (derived). A consumer drive's 960 writes/s is already its steady rate under load.
+# NVMe's figures above are queued rates already (percona-2013-micron-p320h).
+QUEUED_FLASH_IOPS: dict[tuple[Media, FlashClass], tuple[float, float]] = {
+    (Media.SATA_SSD, FlashClass.ENTERPRISE): (30_000, 10_000),
+    (Media.SATA_SSD, FlashClass.CONSUMER): (30_000, 960),
+}
+QUEUED_SOURCES = ("wikipedia-iops", "simplyblock-nvme-latency", "thessdreview-2016-micron-5100")
+
 CACHE_PROTECTS_WRITES: dict[ControllerCache, bool] = {
     ControllerCache.NONE: False,
     ControllerCache.WRITE_THROUGH: False,

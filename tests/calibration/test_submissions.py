@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from calibration.features import situation_of_point
+from calibration.features import queued_iops, situation_of_point
 from calibration.points import UNITS
 from calibration.submissions import (
     POINT_FIELD_OF_SETTING,
@@ -170,10 +170,13 @@ def test_it_refuses_setting_values_the_server_would_not_take(given):
 
 def test_the_point_goes_through_the_models_inputs():
     situation = situation_of_point(submit(settings={"innodb_buffer_pool_size": "1G"}))
-    capability = array_capability(
-        Storage(Media.HDD, 7200, 2, RaidLevel.RAID0, ControllerCache.NONE)
+    storage = Storage(Media.HDD, 7200, 2, RaidLevel.RAID0, ControllerCache.NONE)
+    capability = array_capability(storage)
+    queued = queued_iops(
+        storage, capability.random_read_iops, capability.random_write_iops, situation.concurrency
     )
-    assert situation.read_iops == capability.random_read_iops
+    assert (situation.read_iops, situation.write_iops) == queued
+    assert situation.read_iops > capability.random_read_iops  # its clients keep a queue
     assert situation.pool_to_data == 0.5
 
 

@@ -1,0 +1,71 @@
+"""The device rates the throughput model uses: one-at-a-time facts as a loaded server gets them."""
+
+import pytest
+
+from calibration.features import queued_iops
+from rules.devices import BBU_HDD_WRITE_FACTOR, QUEUED_HDD_FACTOR
+from rules.enums import ControllerCache, FlashClass, Media, RaidLevel
+from rules.profile import Storage
+from rules.storage import array_capability
+
+
+def _rates(storage: Storage, concurrency: float) -> tuple[float, float]:
+    capability = array_capability(storage)
+    return queued_iops(
+        storage, capability.random_read_iops, capability.random_write_iops, concurrency
+    )
+
+
+def disks(count: int = 4, cache: ControllerCache = ControllerCache.NONE) -> Storage:
+    return Storage(Media.HDD, 15000, count, RaidLevel.RAID10, cache)
+
+
+def test_one_client_per_disk_reads_at_the_one_at_a_time_rate() -> None:
+    storage = disks(4)
+    reads, _ = _rates(storage, concurrency=4)
+    assert reads == array_capability(storage).random_read_iops
+
+
+def test_reads_gain_with_the_queue_up_to_the_published_doubling() -> None:
+    storage = disks(4)
+    base = array_capability(storage).random_read_iops
+    gains = [_rates(storage, c)[0] / base for c in (4, 16, 64, 128, 1024)]
+    assert gains == sorted(gains)
+    assert 1.0 < gains[1] < QUEUED_HDD_FACTOR
+    assert gains[-2] == pytest.approx(QUEUED_HDD_FACTOR)  # 32 per disk: NCQ's full depth
+    assert gains[-1] == pytest.approx(QUEUED_HDD_FACTOR)
+
+
+def test_page_writes_always_have_a_full_queue() -> None:
+    storage = disks(4)
+    _, writes = _rates(storage, concurrency=1)
+    assert writes == pytest.approx(array_capability(storage).random_write_iops * QUEUED_HDD_FACTOR)
+
+
+@pytest.mark.parametrize("concurrency", [1, 8, 256])
+def test_a_battery_backed_cache_never_gives_fewer_writes_than_none(concurrency: int) -> None:
+    _, bare = _rates(disks(8), concurrency)
+    _, cached = _rates(disks(8, ControllerCache.WRITE_BACK_BBU), concurrency)
+    assert cached >= bare
+    assert BBU_HDD_WRITE_FACTOR < QUEUED_HDD_FACTOR  # else the cache's own figure would lead
+
+
+def test_enterprise_sata_flash_takes_its_queued_16k_rates_per_device() -> None:
+    one = Storage(Media.SATA_SSD, None, 1, RaidLevel.NONE, ControllerCache.NONE)
+    two = Storage(Media.SATA_SSD, None, 2, RaidLevel.RAID1, ControllerCache.NONE)
+    assert _rates(one, 64) == (30_000, 10_000)
+    reads, writes = _rates(two, 64)
+    assert (reads, writes) == (60_000, 10_000)  # a mirror reads from both, writes to both
+
+
+def test_consumer_sata_keeps_its_steady_write_rate() -> None:
+    consumer = Storage(
+        Media.SATA_SSD, None, 1, RaidLevel.NONE, ControllerCache.NONE, FlashClass.CONSUMER
+    )
+    assert _rates(consumer, 64) == (30_000, 960)
+
+
+def test_nvme_figures_are_queued_already() -> None:
+    nvme = Storage(Media.NVME, None, 1, RaidLevel.NONE, ControllerCache.NONE)
+    capability = array_capability(nvme)
+    assert _rates(nvme, 64) == (capability.random_read_iops, capability.random_write_iops)
