@@ -3,7 +3,8 @@
 import pytest
 
 from calibration.features import queued_iops
-from rules.devices import BBU_HDD_WRITE_FACTOR, QUEUED_HDD_FACTOR
+from rules.bibliography import has_source
+from rules.devices import BBU_HDD_WRITE_FACTOR, QUEUED_HDD_FACTOR, QUEUED_SOURCES
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel
 from rules.profile import Storage
 from rules.storage import array_capability
@@ -69,3 +70,8 @@ def test_nvme_figures_are_queued_already() -> None:
     nvme = Storage(Media.NVME, None, 1, RaidLevel.NONE, ControllerCache.NONE)
     capability = array_capability(nvme)
     assert _rates(nvme, 64) == (capability.random_read_iops, capability.random_write_iops)
+
+
+@pytest.mark.parametrize("key", QUEUED_SOURCES)
+def test_the_queued_rates_cite_sources_in_the_bibliography(key: str) -> None:
+    assert has_source(key)
