@@ -67,7 +67,8 @@ def _read_value(spec: VariableSpec, text: str, catalog: ServerCatalog) -> tuple[
         word = text.strip().strip("'\"")
         if not allowed or word.casefold() in allowed:
             return word, None
-        if word.isdigit() and int(word) < len(spec.values):  # my_getopt takes an enum's index
+        # my_getopt takes an enum's index, in ASCII digits ("¹".isdigit() is true, int() fails)
+        if word.isascii() and word.isdigit() and int(word) < len(spec.values):
             return word, None
         return text, f"{where}: not a value this server accepts; one of " + ", ".join(spec.values)
     if spec.type not in NUMERIC_TYPES:

@@ -50,6 +50,8 @@ HOSTILE = [
     "1_000",
     "٣",
     "１２８",
+    "¹",
+    "²",
 ]
 VALUES = st.sampled_from(HOSTILE) | st.text(max_size=12) | st.integers().map(str)
 
@@ -151,3 +153,12 @@ def test_a_value_the_server_refuses_is_named_under_its_variable(value: str) -> N
         parse_profile(raw)
     (message,) = caught.value.errors["current.mycnf.innodb_buffer_pool_size"]
     assert message.startswith(f"innodb_buffer_pool_size = {value!r}: not a size in bytes")
+
+
+@pytest.mark.parametrize("value", ["¹", "٣", "１"])
+def test_an_enum_index_in_other_digits_is_refused_under_its_variable(value: str) -> None:
+    raw = raw_profile(current={"mycnf": f"[mysqld]\ninnodb_flush_method={value}\n"})
+    with pytest.raises(ProfileError) as caught:
+        parse_profile(raw)
+    (message,) = caught.value.errors["current.mycnf.innodb_flush_method"]
+    assert message.startswith(f"innodb_flush_method = {value!r}: not a value this server accepts")
