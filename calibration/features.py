@@ -371,7 +371,11 @@ def _situation(
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
     read_latency_s = _read_latency_s(storage, read_iops)
     if storage.measured_iops is None:
-        read_iops, write_iops = queued_iops(storage, read_iops, write_iops, concurrency)
+        # Under a change buffer the insert benchmark's reads are the merges' (calibration.model),
+        # which background threads issue many at a time: a full queue whatever the clients.
+        merges = kind == WorkloadKind.BULK_INSERT.value and change_buffer
+        queue = math.inf if merges else concurrency
+        read_iops, write_iops = queued_iops(storage, read_iops, write_iops, queue)
     # Approved fio submissions correct the device model; a network volume's rate is what was
     # provisioned, not a model of its devices, so it stays as given.
     if storage.measured_iops is None and storage.media is not Media.NETWORK_SSD:
@@ -406,18 +410,19 @@ def _situation(
 
 
 def queued_iops(
-    storage: Storage, read_iops: float, write_iops: float, concurrency: float
+    storage: Storage, read_iops: float, write_iops: float, queue: float
 ) -> tuple[float, float]:
     """The device model's one-at-a-time rates as a loaded server gets them (rules.devices,
-    QUEUED_*). A disk's reads gain with the clients' reads outstanding per disk, from none at
-    one to QUEUED_HDD_FACTOR at NCQ's full depth, evenly in log2 of the depth between
-    (advisor-engineering-judgement on the curve's shape); its page writes are issued in
+    QUEUED_*). A disk's reads gain with the reads outstanding per disk (`queue`: one per
+    client, as each waits for its own), from none at one to QUEUED_HDD_FACTOR at NCQ's full
+    depth, evenly in log2 of the depth between (advisor-engineering-judgement on the curve's
+    shape); its page writes are issued in
     batches by the page cleaner, so they always have a full queue. A battery-backed cache's
     rate (BBU_HDD_WRITE_FACTOR, measured with writes queued) is kept where it is the higher,
     so a protected cache never gives fewer writes than none. Flash takes its queued 16 KiB
     rates per device, scaled as the array scales the one-at-a-time ones."""
     if storage.media is Media.HDD:
-        depth = max(concurrency / storage.device_count, 1.0)
+        depth = max(queue / storage.device_count, 1.0)
         reach = min(math.log2(depth) / math.log2(QUEUED_HDD_FULL_DEPTH), 1.0)
         reads = read_iops * (1.0 + (QUEUED_HDD_FACTOR - 1.0) * reach)
         queued = QUEUED_HDD_FACTOR

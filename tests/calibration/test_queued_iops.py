@@ -2,12 +2,15 @@
 
 import pytest
 
-from calibration.features import queued_iops
+from calibration.features import queued_iops, situation_of_profile
+from calibration.model import REFERENCE_YEAR
 from rules.bibliography import has_source
 from rules.devices import BBU_HDD_WRITE_FACTOR, QUEUED_HDD_FACTOR, QUEUED_SOURCES
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel
 from rules.profile import Storage
 from rules.storage import array_capability
+from rules.validation import parse_profile
+from tests.rules.profiles import hdd, raw_profile
 
 
 def _rates(storage: Storage, concurrency: float) -> tuple[float, float]:
@@ -75,3 +78,21 @@ def test_nvme_figures_are_queued_already() -> None:
 @pytest.mark.parametrize("key", QUEUED_SOURCES)
 def test_the_queued_rates_cite_sources_in_the_bibliography(key: str) -> None:
     assert has_source(key)
+
+
+def _insert_machine(change_buffering: str):
+    raw = raw_profile(
+        **hdd(8, "raid10", rpm=15000),
+        **{"workload.kind": "bulk_insert", "workload.concurrency": 1},
+    )
+    config = {"innodb_change_buffering": change_buffering}
+    return situation_of_profile(parse_profile(raw), config, year=REFERENCE_YEAR)
+
+
+def test_change_buffer_merges_read_with_a_full_queue_whatever_the_clients() -> None:
+    storage = disks(8)
+    one_at_a_time = array_capability(storage).random_read_iops
+    merged = _insert_machine("all")
+    unbuffered = _insert_machine("none")
+    assert merged.read_iops == pytest.approx(one_at_a_time * QUEUED_HDD_FACTOR)
+    assert unbuffered.read_iops == one_at_a_time  # one client, one read in flight
