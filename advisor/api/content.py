@@ -64,7 +64,7 @@ class JsonParser(BaseParser):
             + (f" {hint}" if hint else "")
         )
         declared = request.META.get("CONTENT_LENGTH") if request is not None else None
-        if declared and declared.isdigit() and int(declared) > limit:
+        if declared and declared.isascii() and declared.isdigit() and int(declared) > limit:
             raise too_large
         data = stream.read(limit + 1) if stream is not None else b""
         if len(data) > limit:

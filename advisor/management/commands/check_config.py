@@ -107,6 +107,6 @@ def _text(report: CheckReport) -> str:
 def current_text(setting: Setting) -> str:
     """Today's value, sizes as my.cnf writes them (104857600 reads as 100M)."""
     current = setting.current or ""
-    if setting.kind == "bytes" and current.isdigit() and len(current) < 25:
+    if setting.kind == "bytes" and current.isascii() and current.isdigit() and len(current) < 25:
         return bytes_for_config(int(current))
     return current

@@ -112,7 +112,7 @@ def effect_text(effect: Effect | None) -> str:
 def current_text(setting: Setting) -> str:
     """The current value, sizes in my.cnf spelling (134217728 reads as 128M)."""
     current = setting.current or ""
-    if setting.kind == "bytes" and current.isdigit() and len(current) < 25:
+    if setting.kind == "bytes" and current.isascii() and current.isdigit() and len(current) < 25:
         return bytes_for_config(int(current))
     return current
 

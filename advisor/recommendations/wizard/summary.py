@@ -105,7 +105,7 @@ def _current(draft: Mapping[str, str], get: Getter) -> str:
 
 
 def _thousands(value: str) -> str:
-    return f"{int(value):,}" if value.isdigit() and len(value) < 10 else value
+    return f"{int(value):,}" if value.isascii() and value.isdigit() and len(value) < 10 else value
 
 
 def _unit(value: str, unit: str, *, before: str = "") -> str:

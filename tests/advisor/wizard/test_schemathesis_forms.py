@@ -27,7 +27,9 @@ from rules.validation import parse_profile
 from tests.advisor.api.test_schemathesis import keep_test_connection
 
 MAX_EXAMPLES = 60
+# "²" and "١٢": str.isdigit() accepts them, int() refuses the first and reads the second
 HOSTILE = ["9" * 400, "-" + "9" * 400, "1e309", "-1e309", "NaN", "Infinity", "\x00", "0x10"]
+HOSTILE += ["²", "١٢"]
 PRESET = PRESETS[-1]
 STORED_ID = recommend(parse_profile(PRESET.profile), estimator=estimator_current()).id
 CSRF = "a" * 32  # a cookie secret, sent back in the header as a browser's page would

@@ -279,3 +279,15 @@ def test_the_wizard_and_the_rest_api_give_the_same_message(client, step, name, t
     wizard = client.post(f"/wizard/{step}/check/", draft, HTTP_HX_TRIGGER_NAME=name, **HTMX)
     for message in api.json()["errors"][path]:
         assert message in wizard.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("media", "name", "typed"), [("hdd", "rpm", "²"), ("network_ssd", "provisioned_iops", "³")]
+)
+def test_the_live_check_shows_digits_int_cannot_read_as_typed(client, media, name, typed):
+    """str.isdigit() accepts a superscript digit that int() refuses: the summary keeps it as
+    text instead of failing the page."""
+    data = {**ANSWERS["storage"], "media": media, name: typed}
+    response = client.post("/wizard/storage/check/", data, HTTP_HX_TRIGGER_NAME=name, **HTMX)
+    assert response.status_code == 200
+    assert typed in response.content.decode()
