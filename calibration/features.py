@@ -416,11 +416,11 @@ def queued_iops(
     QUEUED_*). A disk's reads gain with the reads outstanding per disk (`queue`: one per
     client, as each waits for its own), from none at one to QUEUED_HDD_FACTOR at NCQ's full
     depth, evenly in log2 of the depth between (advisor-engineering-judgement on the curve's
-    shape); its page writes are issued in
-    batches by the page cleaner, so they always have a full queue. A battery-backed cache's
-    rate (BBU_HDD_WRITE_FACTOR, measured with writes queued) is kept where it is the higher,
-    so a protected cache never gives fewer writes than none. Flash takes its queued 16 KiB
-    rates per device, scaled as the array scales the one-at-a-time ones."""
+    shape); its page writes are issued in batches by the page cleaner, so they always have a
+    full queue. A battery-backed cache's rate (BBU_HDD_WRITE_FACTOR, measured with writes
+    queued) is kept where it is the higher, so a protected cache never gives fewer writes
+    than none. Flash takes its queued 16 KiB rates per device, scaled as the array scales the
+    one-at-a-time ones."""
     if storage.media is Media.HDD:
         depth = max(queue / storage.device_count, 1.0)
         reach = min(math.log2(depth) / math.log2(QUEUED_HDD_FULL_DEPTH), 1.0)

@@ -177,8 +177,9 @@ QUEUED_HDD_FULL_DEPTH = 32.0
 # Flash with a deep queue, 16 KiB IOs: a SATA link carries ~600 MB/s (simplyblock-nvme-latency),
 # ~36,000 reads/s, of which we take 30,000 (derived). Enterprise SATA drives sustain 14,500
 # (read-intensive, as a Samsung PM863) to over 40,000 (write-intensive) random 8 KiB writes/s
-# in steady state (thessdreview-2016-micron-5100): 10,000 of 16 KiB, about the low end's
-# bytes (derived). A consumer drive's 960 writes/s is already its steady rate under load.
+# in steady state (thessdreview-2016-micron-5100), the bytes of 7,250 to 20,000 writes of
+# 16 KiB: we take 10,000, near the low end (derived). A consumer drive's 960 writes/s is
+# already its steady rate under load.
 # NVMe's figures above are queued rates already (percona-2013-micron-p320h).
 QUEUED_FLASH_IOPS: dict[tuple[Media, FlashClass], tuple[float, float]] = {
     (Media.SATA_SSD, FlashClass.ENTERPRISE): (30_000, 10_000),
