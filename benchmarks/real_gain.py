@@ -4,7 +4,8 @@ Run by hand or by `make bench` (about 11 minutes at the defaults on 2 cores). It
 disk with fio, describes this machine as an advisor profile, prepares sysbench oltp_read_write
 data once with a defaults server, then runs the load alternately on a copy of that data under
 A (an empty my.cnf: the server's defaults) and B (our my.cnf), and prints the measured
-throughputs and ratio beside the estimator's intervals. It measures; it asserts nothing.
+throughputs and ratio beside the estimator's intervals, and B's estimate told A's measured
+rate as a user would give it (workload.measured_throughput). It measures; it asserts nothing.
 
 Needs Debian's `sysbench` and `fio` (exit 2 when missing) and MariaDB's server binaries; the
 throwaway servers come from tests/integration/mariadb_server.py. Exit 1 when a server refuses
@@ -288,6 +289,20 @@ def advise(profile: dict[str, Any]) -> tuple[Result, Result]:
     return ours, against_defaults
 
 
+def anchored_on(profile: dict[str, Any], measured_a: float) -> Estimate:
+    """Our estimate for B told A's measured rate, as a user would give it
+    (`workload.measured_throughput`): the engine anchors it on that rate times the gain."""
+    told = {
+        **profile,
+        "workload": {**profile["workload"], "measured_throughput": round(measured_a, 1)},
+        "current": {"variables": {"innodb_buffer_pool_size": MARIADB_DEFAULT_POOL}},
+    }
+    result = recommend(parse_profile(told), estimator=estimator())
+    if result.estimate is None:
+        raise CannotRun("the engine gave no estimate")
+    return result.estimate.recommended
+
+
 def ratio_interval(result: Result) -> tuple[float, float, str]:
     """The estimated B/A ratio: the estimator's gain interval (calibration.pairs)."""
     gain = result.estimate.gain if result.estimate is not None else None
@@ -418,7 +433,9 @@ def print_run(number: int, run: Run) -> None:
     )
 
 
-def print_comparison(median_a: float, median_b: float, advice: Result) -> dict[str, Any]:
+def print_comparison(
+    median_a: float, median_b: float, advice: Result, anchored: Estimate
+) -> dict[str, Any]:
     """Print measured figures beside the estimates; returns the same as a dict."""
     cur, rec = both_estimates(advice)
     low, high, source = ratio_interval(advice)
@@ -430,17 +447,21 @@ def print_comparison(median_a: float, median_b: float, advice: Result) -> dict[s
     print(f"  A {median_a:.1f} is {inside(median_a, cur.low, cur.high)} its interval")
     print(f"  B {median_b:.1f} is {inside(median_b, rec.low, rec.high)} its interval")
     print(f"  B/A {measured:.2f} is {inside(measured, low, high)} its interval")
+    told = f"told A's {median_a:.1f} tps (workload.measured_throughput)"
+    print(f"estimate B {told}: {describe(anchored)}")
+    print(f"  B {median_b:.1f} is {inside(median_b, anchored.low, anchored.high)} its interval")
     width = high / low
     print(f"  ratio interval high/low = {width:.2f}: {'<= 2' if width <= 2 else '> 2'}")
     return {
         "median_tps": {"A": median_a, "B": median_b},
         "measured_ratio": measured,
-        "estimate": {"A": asdict(cur), "B": asdict(rec)},
+        "estimate": {"A": asdict(cur), "B": asdict(rec), "B_anchored_on_A": asdict(anchored)},
         "ratio_interval": {"low": low, "high": high, "source": source},
         "inside": {
             "A": cur.low <= median_a <= cur.high,
             "B": rec.low <= median_b <= rec.high,
             "ratio": low <= measured <= high,
+            "B_anchored_on_A": anchored.low <= median_b <= anchored.high,
         },
         "ratio_interval_width": width,
     }
@@ -482,7 +503,8 @@ def measure(args: argparse.Namespace, top: Path, timings: Timings) -> dict[str, 
             print_run(number, runs[-1])
     median_a = statistics.median(r.tps for r in runs if r.config == "A")
     median_b = statistics.median(r.tps for r in runs if r.config == "B")
-    comparison = print_comparison(median_a, median_b, against_defaults)
+    anchored = anchored_on(profile, median_a)
+    comparison = print_comparison(median_a, median_b, against_defaults, anchored)
     return {
         "fio_iops": iops,
         "table_size": table_size,
