@@ -175,7 +175,7 @@ KNOWN_MISSES = {
         "seed 000: 2,836-3,854 NOTPM from two 7200 rpm disks holding 2 GB of data, above "
         "intervals reaching 2,130-2,960: the model's queued disk rate (x2 at full depth) has "
         "no term for the short seeks of data spread over a sliver of each platter; these "
-        "fell inside while the CPU-bound interval was x6.5 wide",
+        "fell inside while the intervals of the capacities they hit were x9 to x11 wide",
     ),
     **dict.fromkeys(
         ("12", "13", "14", "15"),
