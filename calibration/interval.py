@@ -62,17 +62,26 @@ def conformal_bounds(
     With interval_weights, a 21-point sweep of one machine cannot set the interval alone: the
     interval is meant for a machine the data has never seen.
     """
-    if weights is None:
-        weights = np.ones_like(residuals)
-    order = np.argsort(residuals)
-    ranked, mass = residuals[order], np.cumsum(weights[order])
-    total = mass[-1]
     tail = (1 - level) / 2
-    # One extra pseudo-point of average weight, as split conformal's (n + 1) correction.
-    extra = total / len(residuals)
-    low = ranked[min(np.searchsorted(mass, tail * (total + extra)), len(ranked) - 1)]
-    high = ranked[min(np.searchsorted(mass, (1 - tail) * (total + extra)), len(ranked) - 1)]
-    return float(low), float(high)
+    low, high = _weighted_quantiles(residuals, weights, (tail, 1 - tail))
+    return low, high
+
+
+def _weighted_quantiles(
+    values: FloatArray, weights: FloatArray | None, shares: tuple[float, ...]
+) -> list[float]:
+    """The values below which each share of the (weighted) mass lies, counting one extra
+    pseudo-point of average weight, as split conformal's (n + 1) correction."""
+    if weights is None:
+        weights = np.ones_like(values)
+    order = np.argsort(values)
+    ranked, mass = values[order], np.cumsum(weights[order])
+    total = mass[-1]
+    extra = total / len(values)
+    last = len(ranked) - 1
+    return [
+        float(ranked[min(np.searchsorted(mass, share * (total + extra)), last)]) for share in shares
+    ]
 
 
 def interval_weights(sources: Sequence[str]) -> FloatArray:
@@ -86,17 +95,9 @@ def interval_weights(sources: Sequence[str]) -> FloatArray:
 def centred_bounds(
     residuals: FloatArray, level: float = INTERVAL, weights: FloatArray | None = None
 ) -> tuple[float, float]:
-    """Log offsets -h and +h, h holding `level` of the (weighted) residuals' sizes, with one
-    pseudo-point of average weight as split conformal's (n + 1) correction."""
-    if weights is None:
-        weights = np.ones_like(residuals)
-    sizes = np.abs(residuals)
-    order = np.argsort(sizes)
-    mass = np.cumsum(weights[order])
-    total = mass[-1]
-    extra = total / len(residuals)
-    half = sizes[order][min(np.searchsorted(mass, level * (total + extra)), len(sizes) - 1)]
-    return -float(half), float(half)
+    """Log offsets -h and +h, h holding `level` of the (weighted) residuals' sizes."""
+    (half,) = _weighted_quantiles(np.abs(residuals), weights, (level,))
+    return -half, half
 
 
 def bounds_by_group(
