@@ -191,8 +191,10 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         writes_over_reads = np.where(np.isnan(writes_over_reads), 0.0, writes_over_reads)
         group = np.minimum(x["concurrency"], GROUP_COMMIT_CAP)
         # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the
-        # binary log's as well (mysql-manual-sync-binlog).
-        syncs = x["commit_syncs"] + x["binlog_sync"]
+        # binary log's as well (mysql-manual-sync-binlog). A kind that changes nothing (point
+        # selects) writes no redo and no binary log events, so its commits sync nothing
+        # (mysql-manual-read-only-transactions): no fsync rate caps a read-only workload.
+        syncs = (x["commit_syncs"] + x["binlog_sync"]) * (_WRITES[kind] > 0)
         log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + _LOG_COMMIT_UNITS[kind]
         log_commit = np.where(syncs > 0, log_commit - np.log(syncs), np.inf)
     terms = np.broadcast_arrays(

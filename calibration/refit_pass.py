@@ -264,11 +264,11 @@ def _configuration_terms(
     kind = KINDS.index(machine.kind)
     data_gb = float(machine.data_gb)
     pages = data_gb * _PAGES_PER_GB
-    buffers = bool(_WRITES[kind] > 0)
+    changes = bool(_WRITES[kind] > 0)  # the kind changes pages
     shares = []
     for pool, change_buffer in zip(pools, change_buffers, strict=True):
         share = pool
-        if change_buffer > 0 and buffers and pool < 1.0:  # data_pool_share
+        if change_buffer > 0 and changes and pool < 1.0:  # data_pool_share
             held, data_left = _HELD_SHARE * pool, 2.0 * pool - 1.0
             share = data_left if data_left > held else held
         share = 0.0 if share < 0.0 else share
@@ -286,7 +286,8 @@ def _configuration_terms(
         kept = np.log1p(capped).tolist()
         by_dirty = [-pages * k if f < 1.0 else np.inf for f, k in zip(fills, kept, strict=True)]
     redo = [r * MIB for r in redo_mbs]
-    syncs = [c + b for c, b in zip(commit_syncs, binlog_syncs, strict=True)]
+    # model.capacities: a kind that changes nothing syncs nothing at commit
+    syncs = [(c + b) * changes for c, b in zip(commit_syncs, binlog_syncs, strict=True)]
     n = len(configs)
     logs = np.log([*io_factors, *write_iops, *io_capacity_maxes, *syncs]).tolist()
     log_per_second = _LOG_PER_SECOND[kind]

@@ -159,6 +159,23 @@ def test_commit_syncs_cost_throughput_only_when_they_happen() -> None:
     assert predict(commit_syncs=False, fsync_per_s=100.0) > predict(fsync_per_s=100.0)
 
 
+def commit_capacity(**changes) -> float:
+    return float(np.exp(capacities(prior_vector(), as_arrays([situation(**changes)]))[3][0]))
+
+
+@pytest.mark.parametrize("binlog_sync", [False, True])
+def test_a_workload_that_changes_nothing_syncs_nothing_at_commit(binlog_sync) -> None:
+    """Point selects write no redo: the fsync rate caps a writing kind, never a read-only one,
+    whatever trx_commit and sync_binlog say."""
+    slow = {"fsync_per_s": 100.0, "commit_syncs": True, "binlog_sync": binlog_sync}
+    assert commit_capacity(kind="read_mostly", **slow) == np.inf
+    assert np.isfinite(commit_capacity(kind="update_heavy", **slow))
+    cached = {"pool_to_data": 2.0, "concurrency": 8.0}
+    assert predict(kind="read_mostly", **slow, **cached) == predict(
+        kind="read_mostly", **{**slow, "commit_syncs": False, "binlog_sync": False}, **cached
+    )
+
+
 def test_a_slower_scheduler_lowers_the_io_bound_prediction() -> None:
     assert predict(io_factor=0.43) < predict(io_factor=1.0)
 
