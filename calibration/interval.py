@@ -34,9 +34,9 @@ OUT_OF_DOMAIN_WIDENING = 1.5
 # (manage.py calibrate): by workload kind, never narrower than pooled, 0.81 at x9.2; centred
 # by bottleneck, 0.81 at x7.0; with queued device rates (calibration.features.queued_iops),
 # 0.81 at x4.3; with no commit syncs for point selects (the meltdown sweep's cached runs had
-# borrowed that cap from the fsync rate), 0.81 at x4.6. Earlier tries: an own interval per
-# workload kind covered 0.74; normalised conformal and groups by era or media all covered
-# under 0.78.
+# borrowed that cap from the fsync rate) and no binary-log CPU for them, 0.81 at x4.5. Earlier
+# tries: an own interval per workload kind covered 0.74; normalised conformal and groups by
+# era or media all covered under 0.78.
 GROUP_MIN_SOURCES = 5
 # The conformal level is raised from INTERVAL, a hundredth at a time, until the held-out
 # coverage reaches INTERVAL (calibration.calibrate.conformal_level): the residuals of one

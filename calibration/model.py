@@ -168,11 +168,12 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
             + log_per_second
         )
         # One unit's CPU on one thread: its statements (the binary log's row events cost
-        # more) and the read path of each page it misses (checksum, LRU, page hash). The cores
-        # run min(clients, cores)**gamma units' worth at once; each client waits for its own
-        # CPU and reads in turn, so c clients finish at most c per (CPU time + reads x
-        # latency): Little's law.
-        statement_s = _STATEMENTS[kind] * np.exp(binlog_cpu * x["binlog"] - c - f - era)
+        # more; a kind that changes nothing writes none) and the read path of each page it
+        # misses (checksum, LRU, page hash). The cores run min(clients, cores)**gamma units'
+        # worth at once; each client waits for its own CPU and reads in turn, so c clients
+        # finish at most c per (CPU time + reads x latency): Little's law.
+        events = x["binlog"] * (_WRITES[kind] > 0)
+        statement_s = _STATEMENTS[kind] * np.exp(binlog_cpu * events - c - f - era)
         read_cpu_s = np.exp(-(read_path + era))
         misses = np.exp(log_reads_per_unit) * miss
         cpu_s = statement_s + misses * read_cpu_s

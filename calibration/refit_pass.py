@@ -356,6 +356,7 @@ def _vector_terms(
     shared = dict(zip(SHARED, params[:, 2 * n_kinds :].T, strict=True))  # in LAYOUT's order
     dw_cost, beta, c = shared["dw_cost"], shared["beta"], shared["c"]
     era = shared["delta"] * (year - REFERENCE_YEAR)
+    events = binlog * float(_WRITES[kind] > 0)  # model.capacities: no changes, no row events
     rows = np.empty((4, 4, len(params)))  # log reads, reads, log changes, log writes
     for buffered, unit in ((1, e), (0, np.zeros_like(e))):
         log_changes = _LOG_WRITES[kind] + unit
@@ -374,7 +375,7 @@ def _vector_terms(
     with np.errstate(all="ignore"):
         return _Vectors(
             statement_s=spread(
-                _STATEMENTS[kind] * np.exp(shared["binlog_cpu"] * binlog - c - f - era)
+                _STATEMENTS[kind] * np.exp(shared["binlog_cpu"] * events - c - f - era)
             ),
             read_cpu_s=spread(np.exp(-(shared["read_path"] + era))),
             exp_redo=spread(exp_redo),

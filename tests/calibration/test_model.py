@@ -176,6 +176,18 @@ def test_a_workload_that_changes_nothing_syncs_nothing_at_commit(binlog_sync) ->
     )
 
 
+def test_the_binary_log_costs_cpu_only_where_the_kind_writes_row_events() -> None:
+    """Point selects log nothing, so a MySQL server (binary log on by default) and a MariaDB
+    one (off) do the same cached read-only work; a writing kind pays for its events."""
+    cached = {"pool_to_data": 2.0, "concurrency": 16.0, "commit_syncs": False}
+    assert predict(kind="read_mostly", binlog=True, **cached) == predict(
+        kind="read_mostly", binlog=False, **cached
+    )
+    assert predict(kind="update_heavy", binlog=True, **cached) < predict(
+        kind="update_heavy", binlog=False, **cached
+    )
+
+
 def test_a_slower_scheduler_lowers_the_io_bound_prediction() -> None:
     assert predict(io_factor=0.43) < predict(io_factor=1.0)
 
