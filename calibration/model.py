@@ -172,7 +172,8 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         # misses (checksum, LRU, page hash). The cores run min(clients, cores)**gamma units'
         # worth at once; each client waits for its own CPU and reads in turn, so c clients
         # finish at most c per (CPU time + reads x latency): Little's law.
-        events = x["binlog"] * (_WRITES[kind] > 0)
+        changes = _WRITES[kind] > 0  # point selects change nothing: no events, no redo
+        events = x["binlog"] * changes
         statement_s = _STATEMENTS[kind] * np.exp(binlog_cpu * events - c - f - era)
         read_cpu_s = np.exp(-(read_path + era))
         misses = np.exp(log_reads_per_unit) * miss
@@ -195,7 +196,7 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         # binary log's as well (mysql-manual-sync-binlog). A kind that changes nothing (point
         # selects) writes no redo and no binary log events, so its commits sync nothing
         # (mysql-manual-read-only-transactions): no fsync rate caps a read-only workload.
-        syncs = (x["commit_syncs"] + x["binlog_sync"]) * (_WRITES[kind] > 0)
+        syncs = (x["commit_syncs"] + x["binlog_sync"]) * changes
         log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + _LOG_COMMIT_UNITS[kind]
         log_commit = np.where(syncs > 0, log_commit - np.log(syncs), np.inf)
     terms = np.broadcast_arrays(
