@@ -1,5 +1,7 @@
 import pytest
 
+from rules.bibliography import has_source
+from rules.devices import FLASH, HDD_BY_RPM
 from rules.storage import array_capability
 from tests.rules.profiles import flash, hdd, profile
 
@@ -86,3 +88,13 @@ def test_a_battery_backed_cache_absorbs_the_parity_read_before_a_sync(level) -> 
 def test_a_measured_write_rate_caps_commit_syncs() -> None:
     volume = {"hardware.storage.measured_iops": {"random_read": 3000, "random_write": 3000}}
     assert capability(**flash("sata_ssd"), **volume).fsync_per_s == 3000
+
+
+@pytest.mark.parametrize(
+    "facts",
+    [*HDD_BY_RPM.values(), *FLASH.values()],
+    ids=[*(f"hdd-{rpm}" for rpm in HDD_BY_RPM), *(f"{m.value}-{c.value}" for m, c in FLASH)],
+)
+def test_every_device_fact_cites_sources_in_the_bibliography(facts) -> None:
+    assert facts.sources
+    assert all(has_source(key) for key in facts.sources), facts.sources
