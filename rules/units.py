@@ -19,6 +19,18 @@ def bytes_for_config(value: int) -> str:
     return str(value)
 
 
+def ascii_digits(text: str) -> bool:
+    """Plain 0-9 digits only: str.isdigit() also accepts '¹' or '٣', which int() refuses."""
+    return text.isascii() and text.isdigit()
+
+
+def bytes_text(kind: str, text: str) -> str:
+    """A value as people read it: sizes in my.cnf spelling (134217728 reads as 128M)."""
+    if kind == "bytes" and ascii_digits(text) and len(text) < 25:
+        return bytes_for_config(int(text))
+    return text
+
+
 def bytes_for_people(value: float) -> str:
     """A rounded human figure for explanations: '12 GiB', '13.7 GiB', '512 MiB'.
 

@@ -26,6 +26,7 @@ from rest_framework.utils import encoders
 from advisor.api.errors import FieldErrors, PayloadTooLarge
 from advisor.unstorable import UNSTORABLE_MESSAGE, unstorable_path
 from rules.render import CONTENT_TYPES, FORMATS
+from rules.units import ascii_digits
 
 
 def _reject_constant(name: str) -> None:
@@ -64,7 +65,7 @@ class JsonParser(BaseParser):
             + (f" {hint}" if hint else "")
         )
         declared = request.META.get("CONTENT_LENGTH") if request is not None else None
-        if declared and declared.isascii() and declared.isdigit() and int(declared) > limit:
+        if declared and ascii_digits(declared) and int(declared) > limit:
             raise too_large
         data = stream.read(limit + 1) if stream is not None else b""
         if len(data) > limit:

@@ -13,6 +13,7 @@ from rules.current.kept import keep_read_variables
 from rules.current.messages import clip
 from rules.current.server_numbers import parse_number
 from rules.profile import Current
+from rules.units import ascii_digits
 
 _BOOL_WORDS = frozenset({"on", "off", "true", "false", "1", "0"})
 _EXPECTED = {
@@ -67,8 +68,7 @@ def _read_value(spec: VariableSpec, text: str, catalog: ServerCatalog) -> tuple[
         word = text.strip().strip("'\"")
         if not allowed or word.casefold() in allowed:
             return word, None
-        # my_getopt takes an enum's index, in ASCII digits ("¹".isdigit() is true, int() fails)
-        if word.isascii() and word.isdigit() and int(word) < len(spec.values):
+        if ascii_digits(word) and int(word) < len(spec.values):  # my_getopt takes an index
             return word, None
         return text, f"{where}: not a value this server accepts; one of " + ", ".join(spec.values)
     if spec.type not in NUMERIC_TYPES:

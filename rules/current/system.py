@@ -5,6 +5,7 @@ from collections.abc import Callable, Mapping
 
 from rules.current.errors import CurrentParseError
 from rules.current.messages import show
+from rules.units import ascii_digits
 
 OS_KEYS: tuple[str, ...] = ("io_scheduler", "read_ahead_kb", "swappiness")
 MAX_SWAPPINESS = 200  # vm.swappiness range since Linux 5.8
@@ -47,7 +48,7 @@ def _read_os_integer(key: str, maximum: int) -> Callable[[object], str]:
         number: int | None = None
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
-        elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        elif isinstance(value, str) and ascii_digits(value.strip()):
             number = int(value.strip()) if len(value.strip()) <= 12 else None
         if number is None or not 0 <= number <= maximum:
             raise CurrentParseError("os", f"{key} must be a whole number from 0 to {maximum}")

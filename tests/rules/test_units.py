@@ -1,7 +1,7 @@
 import pytest
 
 from rules.rounding import percent_text
-from rules.units import GIB, MIB, bytes_for_people, number_from_text
+from rules.units import GIB, MIB, ascii_digits, bytes_for_people, bytes_text, number_from_text
 
 
 @pytest.mark.parametrize(
@@ -65,3 +65,25 @@ def test_an_equal_int_and_float_print_alike_whichever_comes_first() -> None:
     assert bytes_for_people(13.5 * GIB) == "13.5 GiB"
     assert bytes_for_people(int(13.5 * GIB)) == "13.5 GiB"
     assert bytes_for_people(3 * MIB) == bytes_for_people(3.0 * MIB) == "3 MiB"
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [("128", True), ("0", True), ("", False), ("¹", False), ("٣", False), ("12a", False)],
+)
+def test_only_plain_ascii_digits_count_as_a_number(text: str, plain: bool) -> None:
+    assert ascii_digits(text) is plain
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "shown"),
+    [
+        ("bytes", "134217728", "128M"),
+        ("bytes", "²", "²"),
+        ("bytes", "9" * 30, "9" * 30),
+        ("integer", "134217728", "134217728"),
+        ("bytes", "8G", "8G"),
+    ],
+)
+def test_a_size_reads_in_mycnf_spelling_and_anything_else_as_given(kind, text, shown) -> None:
+    assert bytes_text(kind, text) == shown

@@ -18,7 +18,7 @@ from rules.check import NEEDS_CURRENT, CheckReport, report_to_dict
 from rules.errors import ProfileError
 from rules.render.mycnf import config_value
 from rules.result import Setting
-from rules.units import bytes_for_config
+from rules.units import bytes_text
 from rules.validation import parse_profile
 
 UNSAFE = 1
@@ -106,7 +106,4 @@ def _text(report: CheckReport) -> str:
 
 def current_text(setting: Setting) -> str:
     """Today's value, sizes as my.cnf writes them (104857600 reads as 100M)."""
-    current = setting.current or ""
-    if setting.kind == "bytes" and current.isascii() and current.isdigit() and len(current) < 25:
-        return bytes_for_config(int(current))
-    return current
+    return bytes_text(setting.kind, setting.current or "")

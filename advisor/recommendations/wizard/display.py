@@ -16,7 +16,7 @@ from rules.render.mycnf import config_value
 from rules.render.sql import uses_set_persist
 from rules.result import Change, Effect, Estimates, Evidence, Result, Setting
 from rules.revert import can_revert
-from rules.units import bytes_for_config
+from rules.units import bytes_text
 
 CHANGE_LABELS = {
     Change.RAISE: "↑ raise",
@@ -111,10 +111,7 @@ def effect_text(effect: Effect | None) -> str:
 
 def current_text(setting: Setting) -> str:
     """The current value, sizes in my.cnf spelling (134217728 reads as 128M)."""
-    current = setting.current or ""
-    if setting.kind == "bytes" and current.isascii() and current.isdigit() and len(current) < 25:
-        return bytes_for_config(int(current))
-    return current
+    return bytes_text(setting.kind, setting.current or "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from advisor.recommendations.wizard.steps import CURRENT_FORM, CURRENT_TEXT
+from rules.units import ascii_digits
 
 MAX_SHOWN_CHARS = 32
 Getter = Callable[[str], str]  # a draft value, shortened for display
@@ -105,7 +106,7 @@ def _current(draft: Mapping[str, str], get: Getter) -> str:
 
 
 def _thousands(value: str) -> str:
-    return f"{int(value):,}" if value.isascii() and value.isdigit() and len(value) < 10 else value
+    return f"{int(value):,}" if ascii_digits(value) and len(value) < 10 else value
 
 
 def _unit(value: str, unit: str, *, before: str = "") -> str:
