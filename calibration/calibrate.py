@@ -6,22 +6,22 @@ from typing import Any
 
 import numpy as np
 
-from calibration.features import KINDS, Corrections, as_arrays, situation_of_point
+from calibration.domain import outside_other_sources, ranges_of
+from calibration.features import Corrections, as_arrays, situation_of_point
 from calibration.fit import RIDGE, Fit, fit_points
+from calibration.gain_interval import gain_bounds
 from calibration.interval import (
     INTERVAL,
     LEVEL_STEP,
     MAX_LEVEL,
-    OWN_RATIO_MIN_SOURCES,
+    OUT_OF_DOMAIN_WIDENING,
     bounds_by_group,
-    symmetric_bounds,
+    out_of_domain_widening,
 )
 from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
-from calibration.pairs import Pair, pair_summary, setting_pairs
+from calibration.pairs import pair_summary, setting_pairs
 from calibration.points import Point, used_points
 from calibration.submissions import FioSample, device_corrections
-
-DOMAIN_COLUMNS = ("read_iops", "write_iops", "pool_to_data", "cores", "concurrency")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,9 @@ class Calibration:
     # from the within-source pairs' held-out errors (calibration.pairs): per kind with pairs
     # from OWN_RATIO_MIN_SOURCES sources, else "pooled"
     ratio_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # how many times wider an interval is outside the data's range (calibration.interval)
+    out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
+    gain_out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,6 +54,8 @@ class Calibration:
             "report": self.report,
             "device_corrections": self.device_corrections,
             "ratio_bounds": {k: list(v) for k, v in self.ratio_bounds.items()},
+            "out_of_domain_widening": self.out_of_domain_widening,
+            "gain_out_of_domain_widening": self.gain_out_of_domain_widening,
             "layout": list(LAYOUT.names),
         }
 
@@ -70,6 +75,10 @@ class Calibration:
             report=data["report"],
             device_corrections=data.get("device_corrections", {}),
             ratio_bounds={k: (v[0], v[1]) for k, v in data["ratio_bounds"].items()},
+            out_of_domain_widening=data.get("out_of_domain_widening", OUT_OF_DOMAIN_WIDENING),
+            gain_out_of_domain_widening=data.get(
+                "gain_out_of_domain_widening", OUT_OF_DOMAIN_WIDENING
+            ),
         )
 
 
@@ -81,11 +90,22 @@ def run_calibration(
     used = used_points(points)
     fit = fit_points(used, corrections)
     groups = held_out_bottlenecks(fit, used, corrections)
-    level, (covered, lows, highs) = conformal_level(fit, groups)
-    bounds = bounds_by_group(fit.residuals, groups, fit.sources, level)
+    x = as_arrays([situation_of_point(p, corrections) for p in used])
+    outside = outside_other_sources(x, list(fit.sources), [p.kind for p in used])
+    level, held_out = conformal_level(fit, groups, outside)
+    covered, lows, highs = held_out.covered, held_out.lows, held_out.highs
+    bounds = bounds_by_group(
+        fit.residuals[~outside],
+        [g for g, o in zip(groups, outside, strict=True) if not o],
+        [s for s, o in zip(fit.sources, outside, strict=True) if not o],
+        level,
+    )
+    widening = out_of_domain_widening(
+        held_out.misses[outside], [s for s, o in zip(fit.sources, outside, strict=True) if o], level
+    )
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
-    ratio_bounds = _ratio_bounds(pairs, used)
+    gain = gain_bounds(pairs, used, outside)
     report = {
         "version": version,
         "points": len(used),
@@ -109,11 +129,13 @@ def run_calibration(
         "median_abs_log_error": round(float(np.median(np.abs(fit.residuals))), 3),
         "ridge": RIDGE,
         "bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in bounds.items()},
+        "out_of_domain_widening": round(widening, 3),
         "pairs": {
             **pair_summary(pairs),
-            "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in ratio_bounds.items()},
+            "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in gain.bounds.items()},
+            "out_of_domain_widening": round(gain.out_of_domain_widening, 3),
         },
-        "by_group": _by_group(used, fit, covered, widths, groups),
+        "by_group": _by_group(used, fit, covered, widths, groups, outside),
         "per_source": _per_source(fit, covered),
         "table": _table(used, fit, lows, highs, covered, corrections),
         "params": dict(zip(LAYOUT.names, (round(float(v), 4) for v in fit.params), strict=True)),
@@ -123,9 +145,11 @@ def run_calibration(
         params=[float(v) for v in fit.params],
         loso_params={s: [float(v) for v in p] for s, p in fit.loso_params.items()},
         device_corrections=corrections,
-        ratio_bounds=ratio_bounds,
+        ratio_bounds=gain.bounds,
+        gain_out_of_domain_widening=gain.out_of_domain_widening,
+        out_of_domain_widening=widening,
         bounds=bounds,
-        domain=_domain(used, corrections),
+        domain=_domain(used, x),
         report=report,
     )
 
@@ -144,56 +168,52 @@ def held_out_bottlenecks(fit: Fit, points: Sequence[Point], corrections: Correct
     return names
 
 
-def conformal_level(
-    fit: Fit, groups: list[str]
-) -> tuple[float, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+@dataclass(frozen=True, slots=True)
+class HeldOut:
+    """Each point scored against an interval built without its source."""
+
+    covered: np.ndarray
+    lows: np.ndarray  # log offsets from the held-out estimate
+    highs: np.ndarray
+    misses: np.ndarray  # |residual| in half-widths of the point's interval before any widening
+
+
+def conformal_level(fit: Fit, groups: list[str], outside: np.ndarray) -> tuple[float, HeldOut]:
     """The lowest level from INTERVAL up, in LEVEL_STEPs, whose held-out coverage reaches
     INTERVAL (calibration.interval explains why the nominal level covers a little less), with
     its held-out scoring (_loso_coverage's)."""
     level = INTERVAL
-    scored = _loso_coverage(fit, groups, level)
-    while level < MAX_LEVEL and np.mean(scored[0]) < INTERVAL:
+    scored = _loso_coverage(fit, groups, outside, level)
+    while level < MAX_LEVEL and np.mean(scored.covered) < INTERVAL:
         level = round(level + LEVEL_STEP, 2)
-        scored = _loso_coverage(fit, groups, level)
+        scored = _loso_coverage(fit, groups, outside, level)
     return level, scored
 
 
-def _loso_coverage(
-    fit: Fit, groups: list[str], level: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each source scored against intervals built from the other sources' residuals only."""
+def _loso_coverage(fit: Fit, groups: list[str], outside: np.ndarray, level: float) -> HeldOut:
+    """Each source scored against intervals built from the other sources' residuals only:
+    those of their points inside the rest's range, as an estimate inside the data's range gets
+    an interval from estimates made inside; where a point lies outside the other sources'
+    range, widened as the estimator widens a new machine's outside the data's, by a factor
+    measured on the other sources' points outside alone."""
     sources, names = np.array(fit.sources), np.array(groups)
     lows, highs = np.empty(len(groups)), np.empty(len(groups))
     for source in dict.fromkeys(fit.sources):
         held = sources == source
-        others = bounds_by_group(
-            fit.residuals[~held], list(names[~held]), list(sources[~held]), level
-        )
+        keep = ~held & ~outside
+        others = bounds_by_group(fit.residuals[keep], list(names[keep]), list(sources[keep]), level)
         for i in np.flatnonzero(held):
             lows[i], highs[i] = others.get(groups[i], others["pooled"])
+    middle, half = (lows + highs) / 2, (highs - lows) / 2
+    misses = np.abs(fit.residuals - middle) / half
+    for source in dict.fromkeys(sources[outside].tolist()):
+        held = outside & (sources == source)
+        others = outside & (sources != source)
+        factor = out_of_domain_widening(misses[others], list(sources[others]), level)
+        lows[held] = middle[held] - half[held] * factor
+        highs[held] = middle[held] + half[held] * factor
     covered = (fit.residuals >= lows) & (fit.residuals <= highs)
-    return covered, lows, highs
-
-
-def _ratio_bounds(pairs: Sequence[Pair], points: Sequence[Point]) -> dict[str, tuple[float, float]]:
-    """The 80% interval of (published - estimated) log ratio over the pairs, each source once;
-    per workload kind where OWN_RATIO_MIN_SOURCES sources have pairs of it, and pooled.
-
-    A pair has no order (a against b is b against a with the sign flipped), so both orders
-    count and the interval is symmetric.
-    """
-    point_of = {p.id: p for p in points}
-
-    def bounds_of(chosen: Sequence[Pair]) -> tuple[float, float]:
-        errors = np.array([p.published_log_ratio - p.estimated_log_ratio for p in chosen])
-        return symmetric_bounds(errors, [point_of[p.first].source for p in chosen])
-
-    bounds = {"pooled": bounds_of(pairs)}
-    for kind in KINDS:
-        own = [p for p in pairs if point_of[p.first].kind == kind]
-        if len({point_of[p.first].source for p in own}) >= OWN_RATIO_MIN_SOURCES:
-            bounds[kind] = bounds_of(own)
-    return bounds
+    return HeldOut(covered, lows, highs, misses)
 
 
 def era_of(year: int) -> str:
@@ -209,13 +229,16 @@ def _by_group(
     covered: np.ndarray,
     widths: np.ndarray,
     bottlenecks: Sequence[str],
+    outside: np.ndarray,
 ) -> dict[str, dict[str, dict[str, Any]]]:
-    """Coverage, width and error by workload kind, media, era and bottleneck."""
+    """Coverage, width and error by workload kind, media, era, bottleneck, and whether the
+    point lay inside the other sources' range."""
     keys = {
         "kind": [p.kind for p in points],
         "media": [p.media for p in points],
         "era": [era_of(p.year) for p in points],
         "bottleneck": list(bottlenecks),
+        "domain": ["outside" if o else "inside" for o in outside.tolist()],
     }
     groups: dict[str, dict[str, dict[str, Any]]] = {}
     for dimension, values in keys.items():
@@ -289,10 +312,7 @@ def _table(
 
 
 def _domain(
-    points: Sequence[Point], corrections: Corrections
+    points: Sequence[Point], x: dict[str, np.ndarray]
 ) -> dict[str, dict[str, tuple[float, float]]]:
-    by_kind: dict[str, dict[str, tuple[float, float]]] = {}
-    for kind in {p.kind for p in points}:
-        x = as_arrays([situation_of_point(p, corrections) for p in points if p.kind == kind])
-        by_kind[kind] = {c: (float(x[c].min()), float(x[c].max())) for c in DOMAIN_COLUMNS}
-    return by_kind
+    kinds = np.array([p.kind for p in points])
+    return {kind: ranges_of(x, kinds == kind) for kind in sorted(set(kinds.tolist()))}

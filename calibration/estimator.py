@@ -7,6 +7,7 @@ from functools import cached_property
 import numpy as np
 
 from calibration.calibrate import Calibration
+from calibration.domain import inside as inside_ranges
 from calibration.features import (
     MODELLED_SETTINGS,
     UNMODELLED_WHY,
@@ -28,7 +29,6 @@ from rules.estimator_interface import Assessment
 from rules.profile import Profile
 from rules.result import Effect, Estimate
 
-DOMAIN_TOLERANCE = 1.25  # a feature within 25% beyond the data's range still counts as inside
 EFFECT_PERCENTILES = (10.0, 90.0)  # spread of one setting's effect across the refits
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
 NO_TERM = "the model has no term for this setting"
@@ -162,7 +162,7 @@ class CalibratedEstimator:
         bounds = self._calibration.bounds
         low, high = bounds.get(bottleneck, bounds["pooled"])
         if not inside:
-            low, high = widened(low, high)
+            low, high = widened(low, high, self._calibration.out_of_domain_widening)
         return Estimate(
             unit=UNITS[kind],
             low=_round(math.exp(centre + low)),
@@ -180,7 +180,7 @@ class CalibratedEstimator:
         ratios = self._calibration.ratio_bounds
         low, high = ratios.get(kind, ratios["pooled"])
         if not inside:
-            low, high = widened(low, high)
+            low, high = widened(low, high, self._calibration.gain_out_of_domain_widening)
         return Estimate(
             unit="x",
             low=_round(math.exp(centre + low)),
@@ -209,23 +209,13 @@ class CalibratedEstimator:
         ranges = self._calibration.domain.get(kind)
         if ranges is None:
             return False
-        return self._values_in_domain(ranges, columns_of(machine, row, ranges))
+        return inside_ranges(ranges, columns_of(machine, row, ranges))
 
     def _in_domain(self, kind: str, x: Mapping[str, np.ndarray], row: int) -> bool:
         ranges = self._calibration.domain.get(kind)
         if ranges is None:
             return False
-        return self._values_in_domain(ranges, {c: float(x[c][row]) for c in ranges})
-
-    @staticmethod
-    def _values_in_domain(
-        ranges: Mapping[str, tuple[float, float]], values: dict[str, float]
-    ) -> bool:
-        values["pool_to_data"] = min(values["pool_to_data"], 1.0)  # past 1 the data just fits
-        return all(
-            low / DOMAIN_TOLERANCE <= values[c] <= high * DOMAIN_TOLERANCE
-            for c, (low, high) in ranges.items()
-        )
+        return inside_ranges(ranges, {c: float(x[c][row]) for c in ranges})
 
 
 def _same(value: ConfigValue, other: ConfigValue | None) -> bool:

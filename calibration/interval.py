@@ -16,8 +16,15 @@ import numpy as np
 from calibration.features import FloatArray
 
 INTERVAL = 0.8
-# Outside the data's range the model extrapolates; widen the interval by half
-# (advisor-engineering-judgement) and say so with in_domain=False.
+# Outside the data's range the model extrapolates, so the interval is widened around its middle
+# and says so with in_domain=False. How much is measured (out_of_domain_widening): held out, the
+# points outside the other sources' range (calibration.domain) miss by more. Of 289 points, 54
+# from 10 sources lie outside; by the intervals built from every residual they were covered
+# 0.63 where the others were covered 0.85, and 0.72 once widened by half as the estimator did.
+# With intervals built from the points inside alone and widened by the measured factor (x1.81;
+# a gain's x1.87, from its pairs outside), they are covered 0.78, the others 0.84, at the same
+# median width (manage.py calibrate). Where fewer than GROUP_MIN_SOURCES sources have such
+# points, by half (advisor-engineering-judgement).
 OUT_OF_DOMAIN_WIDENING = 1.5
 
 # A bottleneck (the capacity the held-out model finds binding for a point: CPU, random reads,
@@ -130,7 +137,21 @@ def symmetric_bounds(errors: FloatArray, sources: Sequence[str]) -> tuple[float,
     return (min(low, 0.0), max(high, 0.0))
 
 
-def widened(low: float, high: float) -> tuple[float, float]:
-    """An interval out of the data's range: OUT_OF_DOMAIN_WIDENING wider around its middle."""
-    middle, half = (low + high) / 2, (high - low) / 2 * OUT_OF_DOMAIN_WIDENING
+def out_of_domain_widening(
+    misses: FloatArray, sources: Sequence[str], level: float = INTERVAL
+) -> float:
+    """How much wider an interval must be outside the data's range: the share `level` of the
+    held-out misses of points outside the other sources' range, each miss measured in its own
+    interval's half-widths (source-weighted as the intervals are). Never below 1: the model is
+    not trusted more where it extrapolates; OUT_OF_DOMAIN_WIDENING where too few sources have
+    such points to measure it."""
+    if len(set(sources)) < GROUP_MIN_SOURCES:
+        return OUT_OF_DOMAIN_WIDENING
+    (factor,) = _weighted_quantiles(misses, interval_weights(list(sources)), (level,))
+    return max(factor, 1.0)
+
+
+def widened(low: float, high: float, factor: float = OUT_OF_DOMAIN_WIDENING) -> tuple[float, float]:
+    """An interval out of the data's range: `factor` times wider around its middle."""
+    middle, half = (low + high) / 2, (high - low) / 2 * factor
     return middle - half, middle + half

@@ -2,14 +2,18 @@
 have points bound by it, and the level rises until held-out sources are covered as promised."""
 
 import numpy as np
+import pytest
 
 from calibration.calibrate import conformal_level
 from calibration.fit import Fit
 from calibration.interval import (
     GROUP_MIN_SOURCES,
     INTERVAL,
+    OUT_OF_DOMAIN_WIDENING,
     bounds_by_group,
     centred_bounds,
+    out_of_domain_widening,
+    widened,
 )
 
 
@@ -67,7 +71,8 @@ def fit_of(residuals: np.ndarray, sources: list[str]) -> Fit:
 
 def test_the_level_stays_nominal_when_held_out_sources_are_covered() -> None:
     residuals, groups, sources = joined(residuals_of("CPU", 30, 0.3, 7))
-    assert conformal_level(fit_of(residuals, sources), groups)[0] == INTERVAL
+    inside = np.zeros(len(sources), dtype=bool)
+    assert conformal_level(fit_of(residuals, sources), groups, inside)[0] == INTERVAL
 
 
 def test_the_level_rises_when_each_source_misses_as_a_block() -> None:
@@ -78,7 +83,9 @@ def test_the_level_rises_when_each_source_misses_as_a_block() -> None:
     sources = [f"s{i}" for i in range(25) for _ in range(6)]
     residuals = np.repeat(biases, 6) + rng.normal(0.0, 0.05, len(sources))
     groups = ["CPU"] * len(sources)
-    level, (covered, _, _) = conformal_level(fit_of(residuals, sources), groups)
+    inside = np.zeros(len(sources), dtype=bool)
+    level, held_out = conformal_level(fit_of(residuals, sources), groups, inside)
+    covered = held_out.covered
     assert level > INTERVAL
     names = np.array(sources)
     held_in = 0
@@ -89,3 +96,55 @@ def test_the_level_rises_when_each_source_misses_as_a_block() -> None:
         held_in += int(((residuals[held] >= low) & (residuals[held] <= high)).sum())
     assert held_in / len(sources) >= INTERVAL
     assert covered.mean() == held_in / len(sources)  # the scoring it returns is that one
+
+
+def test_the_widening_outside_the_data_is_measured_from_the_points_outside() -> None:
+    """Points outside the other sources' range that missed by up to 2.5 half-widths make the
+    widening the share INTERVAL of those misses (source-weighted), never below 1."""
+    sources = [f"s{i}" for i in range(GROUP_MIN_SOURCES) for _ in range(3)]
+    misses = np.linspace(0.5, 2.5, len(sources))
+    factor = out_of_domain_widening(misses, sources)
+    assert factor in misses
+    # equal weights (every source has 3 points), with split conformal's one extra point
+    share = INTERVAL * (len(misses) + 1) / len(misses)
+    assert (misses <= factor).mean() >= share
+    assert (misses < factor).mean() < share
+    assert out_of_domain_widening(misses / 10, sources) == 1.0
+
+
+def test_too_few_sources_outside_keep_the_default_widening() -> None:
+    sources = [f"s{i}" for i in range(GROUP_MIN_SOURCES - 1) for _ in range(3)]
+    misses = np.full(len(sources), 4.0)
+    assert out_of_domain_widening(misses, sources) == OUT_OF_DOMAIN_WIDENING
+
+
+def test_widened_keeps_the_middle_and_scales_the_half_width() -> None:
+    low, high = widened(-0.2, 0.6, 2.0)
+    assert (low, high) == pytest.approx((-0.6, 1.0))
+
+
+def test_points_outside_the_other_sources_range_are_scored_with_the_widened_interval() -> None:
+    """Held out, a point outside the others' range gets the interval inside points get, widened
+    by the factor measured on the other sources' outside points only, and inside points'
+    intervals are built from inside points alone: a wild miss outside widens nothing inside."""
+    rng = np.random.default_rng(9)
+    n_inside, n_outside = 20, 8
+    sources = [f"in{i}" for i in range(n_inside) for _ in range(4)]
+    sources += [f"out{i}" for i in range(n_outside) for _ in range(4)]
+    residuals = np.concatenate(
+        [rng.normal(0.0, 0.3, 4 * n_inside), rng.normal(0.0, 1.2, 4 * n_outside)]
+    )
+    outside = np.array([s.startswith("out") for s in sources])
+    groups = ["CPU"] * len(sources)
+    held_out = conformal_level(fit_of(residuals, sources), groups, outside)[1]
+    half = (held_out.highs - held_out.lows) / 2
+    assert half[outside].min() > 1.5 * half[~outside].max()
+    names = np.array(sources)
+    for i in np.flatnonzero(~outside)[:8]:
+        kept = ~outside & (names != names[i])
+        level = conformal_level(fit_of(residuals, sources), groups, outside)[0]
+        _, own = bounds_by_group(
+            residuals[kept], ["CPU"] * int(kept.sum()), list(names[kept]), level
+        )["CPU"]
+        assert half[i] == own
+    assert held_out.covered[outside].mean() >= INTERVAL - 0.1

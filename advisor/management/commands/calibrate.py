@@ -55,6 +55,7 @@ def _lines(run: CalibrationRun) -> list[str]:
         f"  median error (held out): {factor(report['median_abs_log_error'])}",
         f"  conformal level: {report.get('conformal_level', INTERVAL):.2f}, the lowest from "
         f"{INTERVAL:.2f} up at which held-out sources were covered {share} of the time",
+        *_widening_lines(report),
         "  targets: "
         + "; ".join(f"{text} {'met' if ok else 'MISSED'}" for text, ok in targets(report)),
         *_pair_lines(report),
@@ -71,6 +72,19 @@ def _lines(run: CalibrationRun) -> list[str]:
         )
     lines.append("  (bias: published against predicted; positive means the model predicted low)")
     return lines
+
+
+def _widening_lines(report: dict[str, Any]) -> list[str]:
+    estimate = report.get("out_of_domain_widening")
+    gain = (report.get("pairs") or {}).get("out_of_domain_widening")
+    if estimate is None or gain is None:
+        return []
+    outside = (report.get("by_group") or {}).get("domain", {}).get("outside", {})
+    return [
+        f"  outside the data's range: estimates {estimate:.2f} times wider, gains {gain:.2f} "
+        "times (measured on held-out points and pairs outside the other sources' range; "
+        f"{outside.get('points', 0)} points covered {outside.get('coverage', 0):.2f})"
+    ]
 
 
 def _pair_lines(report: dict[str, Any]) -> list[str]:

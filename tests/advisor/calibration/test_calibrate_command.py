@@ -44,6 +44,8 @@ def test_the_readable_report_names_the_figures_and_every_source():
     assert f"{run.points} points from {run.sources} sources" in text
     for row in run.report["per_source"]:
         assert row["source"] in text
+    widening = run.report["out_of_domain_widening"]
+    assert f"outside the data's range: estimates {widening:.2f} times wider" in text
 
 
 def test_approved_measurements_are_counted_in_the_report(make_measurement):

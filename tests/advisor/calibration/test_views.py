@@ -135,3 +135,10 @@ def test_the_page_says_how_an_estimates_interval_is_chosen(client, run):
         assert low == -high  # centred
         if name != "pooled":
             assert f"{name} ×{math.exp(high):.2f}" in html
+
+
+def test_the_page_says_how_much_wider_an_estimate_outside_the_data_is(client, run):
+    html = client.get(PAGE).content.decode().replace("&#x27;", "'")
+    assert run.out_of_domain_widening > 1.0
+    assert f"it is {run.out_of_domain_widening:.2f} times wider" in html
+    assert f"a gain's {run.gain_out_of_domain_widening:.2f} times" in html

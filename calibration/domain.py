@@ -1,0 +1,52 @@
+"""The calibration data's range: where the model interpolates and where it extrapolates.
+
+One definition serves the estimator (is this profile inside the data of its workload kind?)
+and the calibration's held-out scoring (was this point inside the data of the other sources?),
+so the widening the calibration measures for points outside is the one the estimator applies.
+"""
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from calibration.features import FloatArray
+
+DOMAIN_COLUMNS = ("read_iops", "write_iops", "pool_to_data", "cores", "concurrency")
+TOLERANCE = 1.25  # a feature within 25% beyond the data's range still counts as inside
+
+Ranges = dict[str, tuple[float, float]]
+
+
+def ranges_of(x: Mapping[str, FloatArray], mask: np.ndarray | None = None) -> Ranges:
+    """Each domain column's (min, max) over the situations `mask` selects (all by default)."""
+    chosen = slice(None) if mask is None else mask
+    return {c: (float(x[c][chosen].min()), float(x[c][chosen].max())) for c in DOMAIN_COLUMNS}
+
+
+def inside(ranges: Mapping[str, tuple[float, float]], values: Mapping[str, float]) -> bool:
+    """Every column within TOLERANCE of its range; a pool past the data counts as the data
+    just fitting (1), since more pool than data changes nothing."""
+    fitted = {**values, "pool_to_data": min(values["pool_to_data"], 1.0)}
+    return all(
+        low / TOLERANCE <= fitted[c] <= high * TOLERANCE for c, (low, high) in ranges.items()
+    )
+
+
+def outside_other_sources(
+    x: Mapping[str, FloatArray], sources: list[str], kinds: list[str]
+) -> np.ndarray:
+    """Per point: is it outside the range of the other sources' points of its kind, as a new
+    machine is outside the whole data's? A point whose kind no other source has is outside."""
+    source_of, kind_of = np.array(sources), np.array(kinds)
+    outside = np.zeros(len(sources), dtype=bool)
+    for source in dict.fromkeys(sources):
+        for kind in set(kind_of[source_of == source]):
+            others = (source_of != source) & (kind_of == kind)
+            held = np.flatnonzero((source_of == source) & (kind_of == kind))
+            if not others.any():
+                outside[held] = True
+                continue
+            ranges = ranges_of(x, others)
+            for i in held:
+                outside[i] = not inside(ranges, {c: float(x[c][i]) for c in DOMAIN_COLUMNS})
+    return outside

@@ -1,0 +1,59 @@
+"""The gain's interval: from the pairs inside the data's range, widened outside it by a factor
+the pairs outside measured."""
+
+import dataclasses
+
+import numpy as np
+
+from calibration.gain_interval import gain_bounds
+from calibration.interval import GROUP_MIN_SOURCES, OUT_OF_DOMAIN_WIDENING, symmetric_bounds
+from calibration.pairs import Pair
+from calibration.points import load_points, used_points
+
+BASE = next(p for p in used_points(load_points()) if p.source == "percona-lab-2018-tpcc-mysql8")
+
+
+def machine(source: str, errors: list[float]) -> tuple[list, list[Pair]]:
+    """One source's points, each paired with the first, the pair's held-out ratio off by `error`."""
+    points = [dataclasses.replace(BASE, id=f"{source}-0", source=source)]
+    pairs = []
+    for i, error in enumerate(errors, start=1):
+        points.append(dataclasses.replace(BASE, id=f"{source}-{i}", source=source))
+        pairs.append(Pair(f"{source}-0", f"{source}-{i}", error, 0.0))
+    return points, pairs
+
+
+def data(inside: int, outside: int, outside_error: float):
+    rng = np.random.default_rng(3)
+    points, pairs, out = [], [], []
+    for i in range(inside + outside):
+        far = i >= inside
+        spread = outside_error if far else 0.2
+        own_points, own_pairs = machine(f"s{i}", list(rng.normal(0.0, spread, 3)))
+        points += own_points
+        pairs += own_pairs
+        out += [far] * len(own_points)
+    return points, pairs, np.array(out)
+
+
+def test_the_gain_interval_inside_comes_from_the_pairs_inside_alone() -> None:
+    points, pairs, outside = data(inside=12, outside=GROUP_MIN_SOURCES, outside_error=2.0)
+    gain = gain_bounds(pairs, points, outside)
+    inner = [p for p in pairs if not outside[[q.id for q in points].index(p.first)]]
+    expected = symmetric_bounds(
+        np.array([p.published_log_ratio for p in inner]), [p.first.split("-")[0] for p in inner]
+    )
+    assert gain.bounds["pooled"] == expected
+    assert gain.bounds["pooled"][1] < 0.6  # the outside pairs' misses of ~2 log left out
+
+
+def test_pairs_outside_that_miss_widely_widen_the_gain_interval_outside() -> None:
+    points, pairs, outside = data(inside=12, outside=GROUP_MIN_SOURCES, outside_error=1.0)
+    assert gain_bounds(pairs, points, outside).out_of_domain_widening > 2.0
+    points, pairs, outside = data(inside=12, outside=GROUP_MIN_SOURCES, outside_error=0.05)
+    assert gain_bounds(pairs, points, outside).out_of_domain_widening == 1.0
+
+
+def test_too_few_sources_outside_keep_the_default_gain_widening() -> None:
+    points, pairs, outside = data(inside=12, outside=GROUP_MIN_SOURCES - 1, outside_error=3.0)
+    assert gain_bounds(pairs, points, outside).out_of_domain_widening == OUT_OF_DOMAIN_WIDENING
