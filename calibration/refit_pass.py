@@ -44,6 +44,7 @@ from calibration.model import (
     REFERENCE_YEAR,
     SHARED,
     SMOOTH_MIN_POWER,
+    busy_cores,
 )
 
 _SPECIAL = ACCESS_CODES["special"]
@@ -167,13 +168,14 @@ def _capacities(
     ) = space[:12]
     logged, device = space[7:12], space[12:]
     log_reads, reads, log_changes, log_writes = _unit_terms(vectors, own.variants, n)
+    busy = busy_cores(np.array([float(machine.concurrency)]), np.array([float(machine.cores)]))
     log_iops, log_concurrency, log_fsync, log_group, log_parallel = np.log(
         [
             machine.read_iops,
             machine.concurrency,
             machine.fsync_per_s,
             min(float(machine.concurrency), GROUP_COMMIT_CAP),
-            min(float(machine.concurrency), float(machine.cores)),
+            float(busy[0]),
         ]
     ).tolist()
     log_per_second = _LOG_PER_SECOND[kind]

@@ -10,6 +10,7 @@ from calibration.model import (
     CHANGE_BUFFER_MAX_SHARE,
     LAYOUT,
     PAGE_BYTES,
+    busy_cores,
     capacities,
     data_pool_share,
     miss_rate,
@@ -300,3 +301,19 @@ def test_a_change_buffer_lowers_a_write_workload_that_misses_the_pool() -> None:
     assert predict(pool_to_data=1.5, change_buffer=True) == predict(
         pool_to_data=1.5, change_buffer=False
     )
+
+
+def test_clients_keep_busy_as_many_cores_as_balls_fill_bins() -> None:
+    """One client keeps one core busy on any machine; c clients never more than c or the
+    cores; as many clients as cores about 63% of them; many clients nearly all."""
+    cores = np.array([1.0, 2.0, 8.0, 48.0])
+    assert busy_cores(np.ones(4), cores) == pytest.approx(np.ones(4))
+    for clients in (2.0, 8.0, 64.0, 640.0):
+        busy = busy_cores(np.full(4, clients), cores)
+        assert np.all(busy <= np.minimum(clients, cores) + 1e-12)
+        assert np.all(busy >= busy_cores(np.full(4, clients / 2), cores))
+    assert busy_cores(np.array([48.0]), np.array([48.0]))[0] == pytest.approx(
+        48 * (1 - np.exp(-1)), rel=0.02
+    )
+    assert busy_cores(np.array([640.0]), np.array([48.0]))[0] == pytest.approx(48.0, rel=1e-3)
+    assert busy_cores(np.array([16.0]), np.array([2.0]))[0] == pytest.approx(2.0, rel=1e-4)
