@@ -322,11 +322,17 @@ def both_estimates(result: Result) -> tuple[Estimate, Estimate]:
 # --------------------------------------------------------------------------- sysbench
 
 
-def sysbench(server: RunningServer, command: str, table_size: int, *options: str) -> str:
-    """Run one sysbench oltp_read_write command over the server's socket; its stdout."""
+def sysbench(
+    server: RunningServer,
+    command: str,
+    table_size: int,
+    *options: str,
+    test: str = "oltp_read_write",
+) -> str:
+    """Run one sysbench command of `test` over the server's socket; its stdout."""
     args = [
         "sysbench",
-        "oltp_read_write",
+        test,
         "--db-driver=mysql",
         f"--mysql-socket={server.socket}",
         "--mysql-user=root",

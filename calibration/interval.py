@@ -23,7 +23,7 @@ INTERVAL = 0.8
 # 0.63 where the others were covered 0.85, and 0.72 once widened by half as the estimator did.
 # With intervals built from the points inside alone and widened by the measured factor (x1.81;
 # a gain's x1.87, from its pairs outside), they are covered 0.78, the others 0.84, at the same
-# median width; since the CPU term counts busy cores (calibration.model.busy_cores), x1.83 and
+# median width; since the CPU term counts busy cores (calibration.model.busy_cores), x1.82 and
 # x1.88, covering 0.76 and 0.81 (manage.py calibrate). Where fewer than GROUP_MIN_SOURCES
 # sources have such points, by half (advisor-engineering-judgement).
 OUT_OF_DOMAIN_WIDENING = 1.5

@@ -1,0 +1,127 @@
+"""The server's CPU per unit of each sysbench workload kind, against a point select, measured here.
+
+calibration.benchmarks counts a unit's CPU work in primary-key point selects so that every kind
+shares one CPU capacity; for the sysbench kinds that count can be measured instead of judged. This
+boots a throwaway MariaDB with its data cached, runs each sysbench test in turn (interleaved over
+rounds, so a noisy neighbour hits them alike), and reads the server process's CPU time from
+/proc around each run: CPU microseconds per transaction, and that over a point select's. The
+client's CPU is not counted, so sysbench sharing the machine does not bias the ratios.
+
+Run by hand (`python benchmarks/statement_costs.py`, about 5 minutes on 2 cores). Needs Debian's
+`sysbench` and MariaDB's server binaries (exit 2 when missing). It measures; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.real_gain import (
+    EXIT_CANNOT_RUN,
+    CannotRun,
+    check_tools,
+    parse_sysbench,
+    sysbench,
+    table_size_for,
+)
+from calibration.benchmarks import BENCHMARKS
+from tests.integration.mariadb_server import RunningServer, running_server
+
+# sysbench test -> the workload kind whose unit it is (update_heavy averages the two updates)
+TESTS = {
+    "oltp_point_select": "read_mostly",
+    "oltp_read_write": "read_write",
+    "oltp_update_index": "update_heavy",
+    "oltp_update_non_index": "update_heavy",
+}
+# A pool far above the data keeps every run cached: only CPU work is measured.
+MYCNF = "[mysqld]\ninnodb_buffer_pool_size=2G\ninnodb_log_file_size=512M\n"
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--threads", type=int, default=16, help="sysbench threads [16]")
+    parser.add_argument("--time", type=int, default=20, help="seconds measured per run [20]")
+    parser.add_argument("--warmup", type=int, default=5, help="seconds discarded per run [5]")
+    parser.add_argument("--rounds", type=int, default=3, help="runs of each test [3]")
+    parser.add_argument("--size-gb", type=float, default=0.5, help="data size in GiB [0.5]")
+    return parser.parse_args(argv)
+
+
+def server_pid(server: RunningServer) -> int:
+    """The mariadbd process, from the pid file it writes."""
+    path = Path(server.query("SELECT @@pid_file").strip().splitlines()[-1])
+    if not path.is_absolute():
+        path = server.datadir / path
+    return int(path.read_text(encoding="utf-8").strip())
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds of a process so far, from /proc/<pid>/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_per_transaction(
+    server: RunningServer, pid: int, test: str, table_size: int, args: argparse.Namespace
+) -> tuple[float, float]:
+    """(transactions/s, server CPU microseconds per transaction) of one measured run."""
+    load = (f"--threads={args.threads}", "--report-interval=0")
+    if args.warmup > 0:
+        sysbench(server, "run", table_size, *load, f"--time={args.warmup}", test=test)
+    before, start = cpu_seconds(pid), time.monotonic()
+    output = sysbench(server, "run", table_size, *load, f"--time={args.time}", test=test)
+    used, wall = cpu_seconds(pid) - before, time.monotonic() - start
+    tps = parse_sysbench(output)[0]
+    return tps, used / (tps * wall) * 1e6
+
+
+def measure(args: argparse.Namespace, top: Path) -> dict[str, list[tuple[float, float]]]:
+    table_size = table_size_for(args.size_gb)
+    runs: dict[str, list[tuple[float, float]]] = {test: [] for test in TESTS}
+    with running_server(MYCNF, parent=top) as server:
+        server.query("CREATE DATABASE sbtest")
+        sysbench(server, "prepare", table_size, f"--threads={min(8, os.cpu_count() or 1)}")
+        pid = server_pid(server)
+        for number in range(1, args.rounds + 1):
+            for test in TESTS:
+                tps, micros = cpu_per_transaction(server, pid, test, table_size, args)
+                runs[test].append((tps, micros))
+                print(f"  round {number} {test}: {tps:,.0f} tps, {micros:,.1f} us of server CPU")
+    return runs
+
+
+def report(runs: dict[str, list[tuple[float, float]]]) -> None:
+    micros = {test: statistics.median(m for _, m in rows) for test, rows in runs.items()}
+    point = micros["oltp_point_select"]
+    print("median server CPU per transaction, and in point selects (model's count beside):")
+    for test, kind in TESTS.items():
+        ratio, model = micros[test] / point, BENCHMARKS[kind].statements
+        print(f"  {test:24} {micros[test]:9,.1f} us  {ratio:6.1f}  ({kind}: {model:g})")
+    updates = (micros["oltp_update_index"] + micros["oltp_update_non_index"]) / 2
+    print(f"  the two updates averaged: {updates / point:.1f} point selects")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        check_tools()
+    except CannotRun as reason:
+        print(f"cannot run: {reason}", file=sys.stderr)
+        return EXIT_CANNOT_RUN
+    print(f"statement costs: {args.rounds} rounds x {len(TESTS)} tests, {args.threads} threads")
+    with tempfile.TemporaryDirectory(prefix="statement-costs-", dir="/var/tmp") as top:
+        report(measure(args, Path(top)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
