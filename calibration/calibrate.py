@@ -35,8 +35,9 @@ class Calibration:
     report: dict[str, Any]
     device_corrections: dict[str, float] = field(default_factory=dict)
     # log offsets of the 80% interval of a ratio between two configurations of one machine,
-    # from the within-source pairs' held-out errors (calibration.pairs): per kind with pairs
-    # from OWN_RATIO_MIN_SOURCES sources, else "pooled"
+    # from the held-out errors of the within-source pairs inside the data's range
+    # (calibration.gain_interval): per kind with pairs from OWN_RATIO_MIN_SOURCES sources,
+    # else "pooled"
     ratio_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     # how many times wider an interval is outside the data's range (calibration.interval)
     out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
@@ -94,15 +95,14 @@ def run_calibration(
     outside = outside_other_sources(x, list(fit.sources), [p.kind for p in used])
     level, held_out = conformal_level(fit, groups, outside)
     covered, lows, highs = held_out.covered, held_out.lows, held_out.highs
+    sources, inside = np.array(fit.sources), ~outside
     bounds = bounds_by_group(
-        fit.residuals[~outside],
-        [g for g, o in zip(groups, outside, strict=True) if not o],
-        [s for s, o in zip(fit.sources, outside, strict=True) if not o],
+        fit.residuals[inside],
+        np.array(groups)[inside].tolist(),
+        sources[inside].tolist(),
         level,
     )
-    widening = out_of_domain_widening(
-        held_out.misses[outside], [s for s, o in zip(fit.sources, outside, strict=True) if o], level
-    )
+    widening = out_of_domain_widening(held_out.misses[outside], sources[outside].tolist(), level)
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
     gain = gain_bounds(pairs, used, outside)

@@ -153,7 +153,7 @@ def out_of_domain_widening(
     return max(factor, 1.0)
 
 
-def widened(low: float, high: float, factor: float = OUT_OF_DOMAIN_WIDENING) -> tuple[float, float]:
+def widened(low: float, high: float, factor: float) -> tuple[float, float]:
     """An interval out of the data's range: `factor` times wider around its middle."""
     middle, half = (low + high) / 2, (high - low) / 2 * factor
     return middle - half, middle + half
