@@ -18,6 +18,7 @@ from calibration.server_config import (
     binlog_on_by_default,
     change_buffer_of,
     io_capacity_max_of,
+    io_capacity_of,
     over_defaults,
     read_ahead_on,
     redo_mb_of,
@@ -125,6 +126,9 @@ class Situation:
     data_gb: float = 1.0
     redo_mb: float = math.inf  # total redo; inf: not stated (a run sized so it never throttles)
     io_capacity_max: float = math.inf  # checkpoint flushing's cap, pages/s; inf: not stated
+    io_capacity: float = (
+        math.inf
+    )  # pages/s of background work (change buffer merges); inf: not stated
     change_buffer: bool = True  # secondary-index changes are buffered, not read by the client
 
 
@@ -163,6 +167,7 @@ def situation_of_point(point: Point, corrections: Corrections | None = None) -> 
         binlog_sync=point.binlog == "sync",
         redo_mb=point.log_mb or math.inf,
         io_capacity_max=point.io_capacity_max or math.inf,
+        io_capacity=point.io_capacity or math.inf,
         change_buffer=point.change_buffer,
     )
     if point.read_latency_ms is not None:
@@ -203,11 +208,12 @@ def situation_of_profile(
         binlog_sync=binlog_on_by_default(profile) and str(config.get("sync_binlog", 0)) == "1",
         redo_mb=redo_mb_of(profile, config),
         io_capacity_max=io_capacity_max_of(config),
+        io_capacity=io_capacity_of(config),
         change_buffer=change_buffer_of(config),
     )
 
 
-ConfigRow = tuple[float, float, float, float, float, float, float, float, float, float]
+ConfigRow = tuple[float, float, float, float, float, float, float, float, float, float, float]
 
 
 def profile_rows(
@@ -245,6 +251,7 @@ def profile_rows(
                 redo_mb_of(profile, config),
                 io_capacity_max_of(config),
                 float(change_buffer_of(config)),
+                io_capacity_of(config),
             )
         )
     return machine, rows
@@ -261,6 +268,7 @@ _CONFIG_COLUMNS = (
     "redo_mb",
     "io_capacity_max",
     "change_buffer",
+    "io_capacity",
 )
 
 
@@ -291,6 +299,7 @@ _FLOAT_COLUMNS = (
     "data_gb",
     "redo_mb",
     "io_capacity_max",
+    "io_capacity",
 )
 _FLAG_COLUMNS = ("commit_syncs", "access", "doublewrite", "binlog", "binlog_sync", "change_buffer")
 
@@ -365,6 +374,7 @@ def _situation(
     binlog_sync: bool,
     redo_mb: float,
     io_capacity_max: float,
+    io_capacity: float = math.inf,
     change_buffer: bool = True,
 ) -> Situation:
     capability = array_capability(storage)
@@ -405,6 +415,7 @@ def _situation(
         binlog_sync=binlog_sync,
         redo_mb=redo_mb,
         io_capacity_max=io_capacity_max,
+        io_capacity=io_capacity,
         change_buffer=change_buffer,
     )
 

@@ -7,7 +7,8 @@ For workload kind k, in the kind's reference unit (per minute for NOTPM, per sec
               (busy = cores * (1 - (1 - 1/cores)**concurrency): the cores c clients keep busy)
     reads   = concurrency / (cpu_s + misses * latency)                * per_second_k
               (misses = reads_k * e_k * miss: the pages one unit reads from the device; none
-              for the insert benchmark under a change buffer, whose merges read in background)
+              for the insert benchmark under a change buffer, whose merges read in background,
+              until its merges fall behind: buffered_insert_rate)
     writes  = W / (writes_k * e_k * wmiss * (1 + dw * dw_cost)) * per_second_k * settings
     commit  = fsync_per_s * min(concurrency, 64)**beta * COMMIT_UNITS[k]   (trx_commit=1 only)
     device  = 1 / (1 / reads_dev + 1 / writes),  reads_dev = R / (reads_k * e_k * miss) ...
@@ -80,6 +81,17 @@ SHARED = (
 CHANGE_BUFFER_MAX_SHARE = 0.25
 PAGE_BYTES = 16384.0
 MIB = 1024.0 * 1024.0
+# The master thread merges change-buffered pages at PCT_IO(5) of innodb_io_capacity a second
+# while the server is busy, plus up to PCT_IO(50) more as the buffer passes half full
+# (ibuf_merge_in_background, MySQL 8.4 storage/innobase/ibuf/ibuf0ibuf.cc): a full buffer, as a
+# long insert load keeps it, merges 55% of io_capacity pages a second.
+CHANGE_BUFFER_MERGE_SHARE = 0.55
+# Entries one merge serves, per unit of pool/data over the miss rate: the buffer's records
+# (CHANGE_BUFFER_MAX_SHARE of the pool, ~50 bytes each for an iibench secondary entry with the
+# buffer's own fields) spread over the uncached secondary-index leaf pages (the 3 secondary
+# indexes ~60% of iibench's data): 0.25 x 16384 / 50 / 0.6 (advisor-engineering-judgement on
+# the record sizes).
+MERGED_ENTRIES_PER_POOL_SHARE = CHANGE_BUFFER_MAX_SHARE * PAGE_BYTES / 50.0 / 0.6
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +197,12 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         wait_s = cpu_s + client_misses * x["read_latency_s"] / x["io_factor"]
         log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + log_per_second
         log_read = np.log(x["concurrency"]) - np.log(wait_s) + log_per_second
+        # ... until the change buffer is full: past what its merges absorb, inserts read
+        # their secondary pages themselves (buffered_insert_rate).
+        buffered = (kind == _BULK) & ~unbuffered & (miss > MISS_FLOOR)
+        if bool(buffered.any()):
+            limit = buffered_insert_rate(x, miss, cpu_s) + log_per_second
+            log_read = np.where(buffered, np.fmin(log_read, limit), log_read)
         # The device serves reads and page writes from one budget: a unit's time on it is
         # the sum of its reads over the read rate and its writes over the write rate.
         log_device_reads = np.log(x["read_iops"]) - log_reads_per_unit - log_miss + settings
@@ -219,6 +237,28 @@ def busy_cores(concurrency: FloatArray, cores: FloatArray) -> FloatArray:
     with np.errstate(divide="ignore"):  # one core: log1p(-1) is -inf, and busy is 1
         busy = cores * -np.expm1(concurrency * np.log1p(-1.0 / cores))
     return np.asarray(busy, dtype=np.float64)
+
+
+MISS_FLOOR = 1e-6  # below it the pool holds the data: nothing to buffer
+
+
+def buffered_insert_rate(
+    x: dict[str, FloatArray], miss: FloatArray, cpu_s: FloatArray
+) -> FloatArray:
+    """Log rows/s c insert clients reach when the change buffer absorbs only what its merges
+    take away: B rows/s, B = merged pages/s (CHANGE_BUFFER_MERGE_SHARE x io_capacity) x entries
+    per merge / entries per row to uncached pages (3 x miss). The rest read their pages
+    synchronously, W = 3 x miss x one read's latency a row, so c clients spend c seconds a
+    second on T (cpu) + (T - B) W: T = (c + B W) / (cpu + W). Without this, every insert was
+    taken as buffered: a 10 GB pool over 114 GB with io_capacity 200 (callaghan-2020-ibench-
+    nuc-innodb-configs) was estimated CPU-bound at twice its 3,600 rows/s."""
+    reads = _READS[_BULK] * miss
+    wait = reads * x["read_latency_s"] / x["io_factor"]
+    per_merge = np.maximum(
+        MERGED_ENTRIES_PER_POOL_SHARE * np.maximum(x["pool_to_data"], MISS_FLOOR) / miss, 1.0
+    )
+    absorbed = CHANGE_BUFFER_MERGE_SHARE * x["io_capacity"] * per_merge / reads
+    return np.asarray(np.log((x["concurrency"] + absorbed * wait) / (cpu_s + wait)))
 
 
 def data_pool_share(x: dict[str, FloatArray], kind: npt.NDArray[np.int_]) -> FloatArray:

@@ -58,6 +58,9 @@ class Point:
     binlog: str = ""  # sync (sync_binlog=1) | on | off | "" (not stated)
     log_mb: float | None = None  # total redo size; None: not stated
     io_capacity_max: float | None = None  # the checkpoint flushing's cap; None: not stated
+    io_capacity: float | None = (
+        None  # background IO budget (change buffer merges); None: not stated
+    )
     change_buffer: bool = True  # the release buffers secondary-index changes by default
     # One 16 KiB read at queue depth 1 where the storage is a network volume: 1 ms for EBS
     # gp2/gp3/io1, the low end of "single-digit millisecond" (aws-ebs-volume-latency); None:
@@ -124,6 +127,7 @@ def _point(row: dict[str, str]) -> Point:
         binlog=row.get("binlog") or binlog_of(f"{row['notes']} {row['assumptions']}"),
         log_mb=float(row["log_mb"]) if row.get("log_mb") else None,
         io_capacity_max=io_capacity_max_of(row),
+        io_capacity=float(row["io_capacity"]) if row.get("io_capacity") else None,
         change_buffer=change_buffer_default(row.get("server", "")),
         read_latency_ms=float(row["read_latency_ms"]) if row.get("read_latency_ms") else None,
     )

@@ -31,15 +31,19 @@ from calibration.model import (
     _LOG_PER_SECOND,
     _LOG_READS,
     _LOG_WRITES,
+    _READS,
     _SKEWED_DIRTIED,
     _SKEWED_WINDOWS,
     _STATEMENTS,
     _WRITES,
     BOTTLENECKS,
     CHANGE_BUFFER_MAX_SHARE,
+    CHANGE_BUFFER_MERGE_SHARE,
     DEVICE,
     GROUP_COMMIT_CAP,
+    MERGED_ENTRIES_PER_POOL_SHARE,
     MIB,
+    MISS_FLOOR,
     PAGE_BYTES,
     REFERENCE_YEAR,
     SHARED,
@@ -86,6 +90,8 @@ class _Configurations:
     columns: list[list[float]]
     variants: list[int]  # 2 x unbuffered + doublewrite
     no_syncs: list[int]  # the configurations that sync nothing at commit
+    pools: list[float]  # pool / data, as the row gives it
+    io_capacities: list[float]
     wide: bool  # every window (u) is above _SMALL_WINDOW, whatever the vector: no NaN
 
 
@@ -188,6 +194,7 @@ def _capacities(
         wait_s[[i for i, v in enumerate(own.variants) if v < 2]] = 0.0
     np.divide(wait_s, io_factor, out=wait_s)
     np.add(cpu_s, wait_s, out=wait_s)
+    limits = _buffered_limits(machine, own, cpu_s) if kind == _BULK else {}
     np.maximum(miss, combine, out=wmiss)
     np.subtract(combine, miss, out=checkpoint_share)
     np.maximum(checkpoint_share, 0.0, out=checkpoint_share)
@@ -197,6 +204,8 @@ def _capacities(
     np.subtract(log_cpu, cpu_s, out=log_cpu)
     np.subtract(log_concurrency, wait_s, out=log_read)
     np.add(terms[:2], log_per_second, out=terms[:2])
+    for i, limit in limits.items():
+        np.fmin(log_read[i], limit + log_per_second, out=log_read[i])
     # The device's log read and write capacities, each less its log miss, plus settings,
     # negated: -((a - b - m) + s) is (b - a + m) - s bit for bit (IEEE is symmetric in sign).
     np.subtract(log_reads, log_iops, out=device[0])
@@ -216,6 +225,25 @@ def _capacities(
     # -reads - -writes is writes - reads, bit for bit: IEEE arithmetic is symmetric in sign
     writes_over_reads: list[float] = (device[0, :, 0] - device[1, :, 0]).tolist()
     return writes_over_reads
+
+
+def _buffered_limits(
+    machine: Situation, own: _Configurations, cpu_s: FloatArray
+) -> dict[int, FloatArray]:
+    """model.buffered_insert_rate for the configurations whose inserts are buffered and miss
+    the pool, by configuration: floats where the model has one value per situation."""
+    limits = {}
+    latency, concurrency = float(machine.read_latency_s), float(machine.concurrency)
+    for i, (variant, miss) in enumerate(zip(own.variants, own.columns[7], strict=True)):
+        if variant >= 2 or not miss > MISS_FLOOR:
+            continue
+        reads = _READS[_BULK] * miss
+        wait = reads * latency / own.columns[2][i]
+        per_merge = MERGED_ENTRIES_PER_POOL_SHARE * max(own.pools[i], MISS_FLOOR) / miss
+        per_merge = max(per_merge, 1.0)
+        absorbed = CHANGE_BUFFER_MERGE_SHARE * own.io_capacities[i] * per_merge / reads
+        limits[i] = np.log((concurrency + absorbed * wait) / (cpu_s[i] + wait))
+    return limits
 
 
 def _write_combining(
@@ -262,6 +290,7 @@ def _configuration_terms(
         redo_mbs,
         io_capacity_maxes,
         change_buffers,
+        io_capacities,
     ) = zip(*configs, strict=True)
     kind = KINDS.index(machine.kind)
     data_gb = float(machine.data_gb)
@@ -314,6 +343,8 @@ def _configuration_terms(
             for cb, dw in zip(change_buffers, doublewrites, strict=True)
         ],
         no_syncs=[i for i, s in enumerate(syncs) if not s > 0],
+        pools=list(pools),
+        io_capacities=list(io_capacities),
         wide=all(s > _SMALL_WINDOW for s in smallest) and all(d == d for d in by_dirty),
     )
 

@@ -109,6 +109,12 @@ def io_capacity_max_of(config: Mapping[str, ConfigValue]) -> float:
     return max(2000.0, 2.0 * io_capacity)
 
 
+def io_capacity_of(config: Mapping[str, ConfigValue]) -> float:
+    """innodb_io_capacity as set, else its default, 200 (mysql-manual-io-capacity): the pages per
+    second background tasks, the change buffer's merges among them, may use."""
+    return float(config.get("innodb_io_capacity", 200))
+
+
 def binlog_on_by_default(profile: Profile) -> bool:
     """The profile does not say whether the binary log is on; each server's default decides:
     on since MySQL 8.0 (mysql-manual-binary-log), off on 5.7 and on MariaDB

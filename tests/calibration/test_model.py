@@ -317,3 +317,20 @@ def test_clients_keep_busy_as_many_cores_as_balls_fill_bins() -> None:
     )
     assert busy_cores(np.array([640.0]), np.array([48.0]))[0] == pytest.approx(48.0, rel=1e-3)
     assert busy_cores(np.array([16.0]), np.array([2.0]))[0] == pytest.approx(2.0, rel=1e-4)
+
+
+def test_a_full_change_buffer_makes_inserts_read_past_what_its_merges_absorb() -> None:
+    """An insert load on data far beyond the pool: with io_capacity 200 the merges absorb
+    little and the clients read their pages; with 20,000 every insert stays buffered, as
+    before. A cached load has nothing to buffer, so io_capacity does not matter to it."""
+    insert = {"kind": "bulk_insert", "concurrency": 1.0, "read_latency_s": 1e-4}
+    io_bound = {**insert, "pool_to_data": 0.09, "data_gb": 114.0}
+    slow = read_capacity(**io_bound, io_capacity=200.0)
+    fast = read_capacity(**io_bound, io_capacity=20000.0)
+    unlimited = read_capacity(**io_bound)
+    assert slow < fast <= unlimited
+    assert slow < 0.5 * unlimited
+    cached = {**insert, "pool_to_data": 2.0, "data_gb": 4.0}
+    assert read_capacity(**cached, io_capacity=200.0) == read_capacity(**cached)
+    unbuffered = {**io_bound, "change_buffer": False}
+    assert read_capacity(**unbuffered, io_capacity=200.0) == read_capacity(**unbuffered)

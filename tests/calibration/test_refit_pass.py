@@ -55,6 +55,7 @@ CONFIG_VALUES = {
     "innodb_redo_log_capacity": st.integers(2**23, 2**37),
     "innodb_log_file_size": st.integers(2**22, 2**33),
     "innodb_io_capacity_max": st.integers(100, 40000),
+    "innodb_io_capacity": st.integers(100, 20000),
     "innodb_change_buffering": st.sampled_from(["none", "all"]),
     "io_scheduler": st.sampled_from(["none", "cfq"]),
 }
@@ -71,6 +72,7 @@ ROW_VALUES = st.tuples(
     st.sampled_from([math.inf, 96.0, 2048.0, 1e-12, 0.0, math.nan]),
     st.sampled_from([2000.0, 400.0, math.inf]),
     st.sampled_from([0.0, 1.0]),
+    st.sampled_from([200.0, 10000.0, 1e-9, math.inf]),  # io_capacity: merges of a full buffer
 )
 
 
@@ -115,6 +117,7 @@ def test_it_gives_the_models_numbers_at_the_edges(
 @pytest.mark.parametrize("count", [1, 16, 17, 40])
 def test_more_configurations_than_its_width_spread_the_vectors_again(count) -> None:
     rows = [
-        (5000.0, 0.1 * (i + 1), 1.0, 1.0, 90.0, 1.0, 0.0, 2048.0, 2000.0, 1.0) for i in range(count)
+        (5000.0, 0.1 * (i + 1), 1.0, 1.0, 90.0, 1.0, 0.0, 2048.0, 2000.0, 1.0, 200.0)
+        for i in range(count)
     ]
     assert_same_as_the_model(MACHINES[0], rows)
