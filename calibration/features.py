@@ -126,9 +126,7 @@ class Situation:
     data_gb: float = 1.0
     redo_mb: float = math.inf  # total redo; inf: not stated (a run sized so it never throttles)
     io_capacity_max: float = math.inf  # checkpoint flushing's cap, pages/s; inf: not stated
-    io_capacity: float = (
-        math.inf
-    )  # pages/s of background work (change buffer merges); inf: not stated
+    io_capacity: float = math.inf  # background pages/s (buffer merges); inf: not stated
     change_buffer: bool = True  # secondary-index changes are buffered, not read by the client
 
 
@@ -374,7 +372,7 @@ def _situation(
     binlog_sync: bool,
     redo_mb: float,
     io_capacity_max: float,
-    io_capacity: float = math.inf,
+    io_capacity: float,
     change_buffer: bool = True,
 ) -> Situation:
     capability = array_capability(storage)

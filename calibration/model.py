@@ -92,6 +92,7 @@ CHANGE_BUFFER_MERGE_SHARE = 0.55
 # indexes ~60% of iibench's data): 0.25 x 16384 / 50 / 0.6 (advisor-engineering-judgement on
 # the record sizes).
 MERGED_ENTRIES_PER_POOL_SHARE = CHANGE_BUFFER_MAX_SHARE * PAGE_BYTES / 50.0 / 0.6
+MISS_FLOOR = 1e-6  # below it the pool holds the data: nothing to buffer
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,9 +238,6 @@ def busy_cores(concurrency: FloatArray, cores: FloatArray) -> FloatArray:
     with np.errstate(divide="ignore"):  # one core: log1p(-1) is -inf, and busy is 1
         busy = cores * -np.expm1(concurrency * np.log1p(-1.0 / cores))
     return np.asarray(busy, dtype=np.float64)
-
-
-MISS_FLOOR = 1e-6  # below it the pool holds the data: nothing to buffer
 
 
 def buffered_insert_rate(

@@ -58,9 +58,7 @@ class Point:
     binlog: str = ""  # sync (sync_binlog=1) | on | off | "" (not stated)
     log_mb: float | None = None  # total redo size; None: not stated
     io_capacity_max: float | None = None  # the checkpoint flushing's cap; None: not stated
-    io_capacity: float | None = (
-        None  # background IO budget (change buffer merges); None: not stated
-    )
+    io_capacity: float | None = None  # background pages/s (buffer merges); None: not stated
     change_buffer: bool = True  # the release buffers secondary-index changes by default
     # One 16 KiB read at queue depth 1 where the storage is a network volume: 1 ms for EBS
     # gp2/gp3/io1, the low end of "single-digit millisecond" (aws-ebs-volume-latency); None:
