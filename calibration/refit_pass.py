@@ -48,7 +48,6 @@ from calibration.model import (
     REFERENCE_YEAR,
     SHARED,
     SMOOTH_MIN_POWER,
-    busy_cores,
 )
 
 _SPECIAL = ACCESS_CODES["special"]
@@ -174,14 +173,16 @@ def _capacities(
     ) = space[:12]
     logged, device = space[7:12], space[12:]
     log_reads, reads, log_changes, log_writes = _unit_terms(vectors, own.variants, n)
-    busy = busy_cores(np.array([float(machine.concurrency)]), np.array([float(machine.cores)]))
+    # model.busy_cores for one machine, in numpy's scalar ufuncs (the same bits, no arrays)
+    cores = float(machine.cores)
+    busy = cores * -np.expm1(float(machine.concurrency) * np.log1p(-1.0 / cores))
     log_iops, log_concurrency, log_fsync, log_group, log_parallel = np.log(
         [
             machine.read_iops,
             machine.concurrency,
             machine.fsync_per_s,
             min(float(machine.concurrency), GROUP_COMMIT_CAP),
-            float(busy[0]),
+            float(busy),
         ]
     ).tolist()
     log_per_second = _LOG_PER_SECOND[kind]
@@ -262,14 +263,14 @@ def _write_combining(
         np.divide(window, pages, out=window)
         dirtied = np.interp(np.minimum(window, _LAST_WINDOW), _SKEWED_WINDOWS, _SKEWED_DIRTIED)
         share = np.divide(dirtied, window, out=dirtied)
-        combining = window > _SMALL_WINDOW
     else:  # -expm1(-u) / u as expm1(-u) / -u: IEEE division is exact in the signs
         np.divide(window, -pages, out=window)
         share = np.expm1(window)
         np.divide(share, window, out=share)
-        combining = window < -_SMALL_WINDOW
     if wide:
         return share
+    skewed = machine.access == _SKEWED  # the window is u, else -u
+    combining = window > _SMALL_WINDOW if skewed else window < -_SMALL_WINDOW
     share = np.where(combining, share, 1.0)
     return np.where(np.isfinite(window), share, 0.0)
 
