@@ -17,6 +17,7 @@ from calibration.server_config import (
     ConfigValue,
     binlog_on_by_default,
     change_buffer_of,
+    flush_neighbors_of,
     io_capacity_max_of,
     io_capacity_of,
     over_defaults,
@@ -56,6 +57,21 @@ READ_AHEAD_ON_IO_FACTOR = {"array": 0.87, "flash": 0.95, "single": 1.0}
 # so the factor applies to the device model's rates only.
 NO_FSYNC_WRITE_FACTOR = 2.9
 DEFAULT_MAX_DIRTY_PCT = 90.0
+# A disk writes a page's dirty neighbours with it (innodb_flush_neighbors): InnoDB flushes, with
+# each page, the other dirty pages of its extent of 64 pages (1 MiB of 16 KiB pages,
+# https://dev.mysql.com/doc/refman/8.4/en/innodb-file-space.html; the area
+# buf_flush_try_neighbors scans, min(BUF_READ_AHEAD_AREA, pool / 16)) that are contiguous to it
+# (1, the default of MySQL 5.6 and 5.7 and of MariaDB) or all of them (2, and what every
+# release before 5.6 did, having no variable: buf/buf0flu.c of MySQL 5.1's built-in InnoDB,
+# mysql/mysql-server at 03cd5ae4); MySQL 8.0 turned it off for flash (0, mysql-wl-9631). On a
+# disk the batch costs about one seek where its pages written apart would cost one each
+# (mysql-manual-buffer-pool-flushing; the variable's entry in
+# https://dev.mysql.com/doc/refman/8.4/en/innodb-parameters.html: flushing neighbours together
+# "reduces I/O overhead (primarily for disk seek operations)"), so a disk's page-write rate is
+# its seek rate times the pages per batch; a batch's transfer time is left out (costing a
+# batch two seeks instead of one moved the held-out error from x1.29 to x1.30). Flash has no
+# seek to save, so its rate is unchanged.
+EXTENT_PAGES = 64.0
 # The configuration names situation_of_profile reads; other settings have no term in the model.
 MODELLED_SETTINGS = frozenset(
     {
@@ -71,6 +87,7 @@ MODELLED_SETTINGS = frozenset(
         "innodb_flush_method",
         "innodb_max_dirty_pages_pct",
         "innodb_doublewrite",
+        "innodb_flush_neighbors",
         "sync_binlog",
         "io_scheduler",
     }
@@ -80,8 +97,6 @@ UNMODELLED_WHY: dict[str, str] = {
     "innodb_max_dirty_pages_pct_lwm": "the model bounds the checkpoint by the dirty-page "
     "limit and the redo size, not by how early the page cleaner starts; too few published "
     "pairs vary the low-water mark alone to fit a term",
-    "innodb_flush_neighbors": "the model counts page writes, not whether neighbours are "
-    "merged into them; too few published pairs vary it alone to fit a term",
     "innodb_read_io_threads": "no published result we use shows an effect of the IO thread "
     "count with Linux native AIO",
     "innodb_write_io_threads": "no published result we use shows an effect of the IO thread "
@@ -167,6 +182,7 @@ def situation_of_point(point: Point, corrections: Corrections | None = None) -> 
         io_capacity_max=point.io_capacity_max or math.inf,
         io_capacity=point.io_capacity or math.inf,
         change_buffer=point.change_buffer,
+        flush_neighbors=point.flush_neighbors,
     )
     if point.read_latency_ms is not None:
         situation = replace(situation, read_latency_s=point.read_latency_ms / 1000.0)
@@ -208,6 +224,7 @@ def situation_of_profile(
         io_capacity_max=io_capacity_max_of(config),
         io_capacity=io_capacity_of(config),
         change_buffer=change_buffer_of(config),
+        flush_neighbors=flush_neighbors_of(profile, config),
     )
 
 
@@ -231,15 +248,28 @@ def profile_rows(
     binlog = machine.binlog
     rows: list[ConfigRow] = []
     defaults = server_defaults(profile.server.flavor, profile.server.version)
+    machine_config = over_defaults(defaults, {})
+    machine_neighbours = neighbour_pages(
+        storage,
+        flush_neighbors_of(profile, machine_config),
+        machine.dirty_pct,
+        machine.pool_to_data,
+    )
     for config in (over_defaults(defaults, c) for c in configs):
         pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
         no_fsync = str(config.get("innodb_flush_method", "")).upper() == "O_DIRECT_NO_FSYNC"
         trx_commit = int(float(config.get("innodb_flush_log_at_trx_commit", 1)))
         dirty = float(config.get("innodb_max_dirty_pages_pct", DEFAULT_MAX_DIRTY_PCT))
         faster_writes = NO_FSYNC_WRITE_FACTOR if no_fsync and flash_no_fsync else 1.0
+        neighbours = neighbour_pages(
+            storage,
+            flush_neighbors_of(profile, config),
+            dirty or DEFAULT_MAX_DIRTY_PCT,
+            pool / machine.data_gb,
+        )
         rows.append(
             (
-                machine.write_iops * faster_writes,
+                machine.write_iops / machine_neighbours * neighbours * faster_writes,
                 pool / machine.data_gb,
                 float(trx_commit == 1),
                 _io_factor(storage, layout, kind, read_ahead_on(config), scheduler_of(config)),
@@ -374,6 +404,7 @@ def _situation(
     io_capacity_max: float,
     io_capacity: float,
     change_buffer: bool = True,
+    flush_neighbors: int,
 ) -> Situation:
     capability = array_capability(storage)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
@@ -392,13 +423,17 @@ def _situation(
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
     if no_fsync and _fsync_costs_writes(storage):
         write_iops *= NO_FSYNC_WRITE_FACTOR
+    pool_to_data = bp_gb / max(data_gb, 1e-3)
+    write_iops *= neighbour_pages(
+        storage, flush_neighbors, dirty_pct or DEFAULT_MAX_DIRTY_PCT, pool_to_data
+    )
     io_factor = _io_factor(storage, _layout(storage), kind, read_ahead_on, scheduler)
     return Situation(
         kind=kind,
         read_iops=read_iops,
         write_iops=write_iops,
         fsync_per_s=capability.fsync_per_s,
-        pool_to_data=bp_gb / max(data_gb, 1e-3),
+        pool_to_data=pool_to_data,
         data_gb=max(data_gb, 1e-3),
         cores=cores,
         concurrency=concurrency,
@@ -446,6 +481,26 @@ def queued_iops(
         read_iops * rates[0] / facts.random_read_iops,
         write_iops * rates[1] / facts.random_write_iops,
     )
+
+
+def neighbour_pages(
+    storage: Storage, flush_neighbors: int, dirty_pct: float, pool_to_data: float
+) -> float:
+    """Pages a disk writes per seek when InnoDB flushes each page's dirty neighbours too
+    (EXTENT_PAGES): 1 on flash or with neighbour flushing off. A page of the data is dirty with
+    probability q, the dirty-page limit's share of the data (innodb_max_dirty_pages_pct of the
+    pool, over the data; a write-bound server keeps the pool at its limit); taken independently
+    of its neighbours, the other 63 pages of its extent hold 63 q dirty ones (2: the whole
+    extent), and the dirty run through it is 1 + 2 q / (1 - q) pages long (1: contiguous only),
+    at most the extent."""
+    if storage.media is not Media.HDD or flush_neighbors <= 0:
+        return 1.0
+    q = min(dirty_pct / 100.0 * pool_to_data, 1.0)
+    if flush_neighbors >= 2:
+        return 1.0 + (EXTENT_PAGES - 1.0) * q
+    if q >= 1.0:
+        return EXTENT_PAGES
+    return min(1.0 + 2.0 * q / (1.0 - q), EXTENT_PAGES)
 
 
 def _fsync_costs_writes(storage: Storage) -> bool:

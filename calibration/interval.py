@@ -25,7 +25,8 @@ INTERVAL = 0.8
 # a gain's x1.87, from its pairs outside), they are covered 0.78, the others 0.84, at the same
 # median width; since the CPU term counts busy cores (calibration.model.busy_cores) and a full
 # change buffer makes inserts read (buffered_insert_rate), x1.89 and x1.83, covering 0.76 and
-# 0.82 (manage.py calibrate). Where fewer than GROUP_MIN_SOURCES
+# 0.82; since disks write a page's dirty neighbours in its seek (features.neighbour_pages),
+# x1.42 and x1.68, covering 0.74 and 0.82 (manage.py calibrate). Where fewer than GROUP_MIN_SOURCES
 # sources have such points, by half (advisor-engineering-judgement).
 OUT_OF_DOMAIN_WIDENING = 1.5
 
@@ -45,7 +46,8 @@ OUT_OF_DOMAIN_WIDENING = 1.5
 # 0.81 at x4.3; with no commit syncs for point selects (the meltdown sweep's cached runs had
 # borrowed that cap from the fsync rate) and no binary-log CPU for them, 0.81 at x4.5; with
 # the cores c clients keep busy in place of min(c, cores), 0.80 at x4.2; with inserts reading
-# what a full change buffer's merges cannot absorb, 0.81 at x3.9. Earlier
+# what a full change buffer's merges cannot absorb, 0.81 at x3.9; with disks writing a page's
+# dirty extent neighbours in the same seek, 0.80 at x3.4. Earlier
 # tries: an own interval per workload kind covered 0.74; normalised conformal and groups by
 # era or media all covered under 0.78.
 GROUP_MIN_SOURCES = 5

@@ -60,6 +60,7 @@ class Point:
     io_capacity_max: float | None = None  # the checkpoint flushing's cap; None: not stated
     io_capacity: float | None = None  # background pages/s (buffer merges); None: not stated
     change_buffer: bool = True  # the release buffers secondary-index changes by default
+    flush_neighbors: int = 0  # the release's innodb_flush_neighbors (flush_neighbors_default)
     # One 16 KiB read at queue depth 1 where the storage is a network volume: 1 ms for EBS
     # gp2/gp3/io1, the low end of "single-digit millisecond" (aws-ebs-volume-latency); None:
     # a local device, the storage model's figure.
@@ -127,6 +128,7 @@ def _point(row: dict[str, str]) -> Point:
         io_capacity_max=io_capacity_max_of(row),
         io_capacity=float(row["io_capacity"]) if row.get("io_capacity") else None,
         change_buffer=change_buffer_default(row.get("server", "")),
+        flush_neighbors=flush_neighbors_default(row.get("server", ""), int(row["year"] or 0)),
         read_latency_ms=float(row["read_latency_ms"]) if row.get("read_latency_ms") else None,
     )
 
@@ -145,6 +147,28 @@ def change_buffer_default(server: str) -> bool:
         return True
     release = (int(version[2]), int(version[3]))
     return release < ((10, 6) if version[1] == "mariadb" else (8, 4))
+
+
+# MySQL 5.6.10, the first GA release with innodb_flush_neighbors, shipped on 2013-02-05
+# (https://dev.mysql.com/doc/relnotes/mysql/5.6/en/news-5-6-10.html); a run before then that
+# does not name its release ran one that flushed every dirty neighbour of its extent.
+FLUSH_NEIGHBORS_SINCE_YEAR = 2013
+
+
+def flush_neighbors_default(server: str, year: int) -> int:
+    """The release's innodb_flush_neighbors (calibration.features.EXTENT_PAGES): 2 before MySQL
+    5.6 (no variable: the whole extent), 1 on 5.6 and 5.7 and on MariaDB, 0 since MySQL 8.0
+    (rules/data/variables.json, mysql-wl-9631); by the run's year where the release is not
+    named."""
+    version = _VERSION.search(server.lower())
+    if version is None:
+        return 2 if 0 < year < FLUSH_NEIGHBORS_SINCE_YEAR else 1
+    if version[1] == "mariadb":
+        return 1
+    release = (int(version[2]), int(version[3]))
+    if release < (5, 6):
+        return 2
+    return 1 if release < (8, 0) else 0
 
 
 def io_capacity_max_of(row: dict[str, str]) -> float | None:

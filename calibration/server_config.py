@@ -32,6 +32,7 @@ SERVER_VARIABLES = (
     "innodb_read_ahead_threshold",
     "innodb_random_read_ahead",
     "innodb_doublewrite",
+    "innodb_flush_neighbors",
     "sync_binlog",
     "innodb_io_capacity",
     "innodb_io_capacity_max",
@@ -121,3 +122,15 @@ def binlog_on_by_default(profile: Profile) -> bool:
     (mariadb-docs-binary-log)."""
     server = profile.server
     return server.flavor is not Flavor.MARIADB and server.version.key() >= (8, 0, 0)
+
+
+def flush_neighbors_of(profile: Profile, config: Mapping[str, ConfigValue]) -> int:
+    """innodb_flush_neighbors as set or by the release's default (calibration.features,
+    EXTENT_PAGES); a MySQL release before 5.6 has no such variable and flushes every dirty page
+    of the extent, as 2 does."""
+    if "innodb_flush_neighbors" in config:
+        return int(float(config["innodb_flush_neighbors"]))
+    server = profile.server
+    if server.flavor is not Flavor.MARIADB and server.version.key() < (5, 6, 0):
+        return 2
+    return 1

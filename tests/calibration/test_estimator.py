@@ -112,10 +112,12 @@ def test_a_battery_backed_cache_never_lowers_the_estimate(raw) -> None:
 @PROPERTIES
 @given(raw_profiles())
 def test_a_profile_whose_data_fits_in_the_pool_is_never_read_bound(raw) -> None:
-    """Nothing misses the pool, so reads cost nothing; dirty pages are still written back."""
+    """Nothing misses the pool, so reads cost nothing; dirty pages are still written back,
+    by evictions' page writes or by the checkpoint's flushing (which binds a disk that writes
+    a page's dirty neighbours with it, once its seeks no longer do)."""
     data_bytes = raw["workload"]["data_size_gb"] * 2**30
     e = estimate(raw, innodb_buffer_pool_size=2 * data_bytes)
-    assert e.bottleneck in ("CPU", "fsync/commit", "page writes")
+    assert e.bottleneck in ("CPU", "fsync/commit", "page writes", "checkpoint flushing")
 
 
 def test_the_unit_follows_the_workload_kind() -> None:
@@ -187,24 +189,25 @@ SEED_SOURCES = ("callaghan-2009-2disk", "callaghan-2008-insert", "callaghan-2011
 # near 4,600 (O_DIRECT) from 16 clients on.
 KNOWN_MISSES = {
     **dict.fromkeys(
-        ("3", "4", "5", "6", "7"),
+        ("3", "5", "6", "7"),
         "seed 000: 2,836-3,854 NOTPM from two 7200 rpm disks holding 2 GB of data, above "
-        "intervals reaching 2,130-2,960: the model's queued disk rate (x2 at full depth) has "
+        "intervals reaching 2,670-3,520: the model's queued disk rate (x2 at full depth) has "
         "no term for the short seeks of data spread over a sliver of each platter; these "
-        "fell inside while the intervals of the capacities they hit were x9 to x11 wide",
+        "fell inside while the intervals of the capacities they hit were x9 to x11 wide "
+        "(row 4 is inside since disks write a page's dirty neighbours with it)",
     ),
     **dict.fromkeys(
         ("12", "13", "14", "15"),
         "seed 003: saturation near 3,800 tps from 8 clients on unstated 2011 hardware; "
-        "the model has no MySQL 5.1 commit-path limit and puts it at 11,000 to 14,000",
+        "the model has no MySQL 5.1 commit-path limit and puts it at 11,000 to 14,500",
     ),
-    "11": "seed 003 at 8 clients: 3,755 tps, 0.1% below its interval's low end (3,760) since "
-    "the CPU-bound interval narrowed to x3.5; the same missing commit-path limit as rows 12-15",
+    "11": "seed 003 at 8 clients: 3,755 tps, 4% below its interval's low end (3,930) since "
+    "the CPU-bound interval narrowed to x3.4; the same missing commit-path limit as rows 12-15",
     **dict.fromkeys(
         ("20", "21", "22", "23"),
         "seed 003 with O_DIRECT: saturation near 4,600 tps from 16 clients; the same missing "
-        "commit-path limit puts it at 11,000 to 14,000, 20% to 39% below the low end of the "
-        "CPU-bound interval (x3.5 wide); it fell inside while update_heavy's interval was its "
+        "commit-path limit puts it at 11,000 to 14,500, 23% to 40% below the low end of the "
+        "CPU-bound interval (x3.4 wide); it fell inside while update_heavy's interval was its "
         "own held-out misses, before intervals were set by bottleneck",
     ),
 }
