@@ -56,6 +56,9 @@ _PAGES_PER_GB = 1024.0 * MIB / PAGE_BYTES
 _HELD_SHARE = 1.0 - CHANGE_BUFFER_MAX_SHARE
 _SMALL_WINDOW = 1e-9  # write_combining's: below it a window combines nothing
 _LAST_WINDOW = float(_SKEWED_WINDOWS[-1])
+# The NURand table as arrays: np.interp would convert the tuples on every call (a few us each)
+_NURAND_SHARES = np.array(NURAND_SHARES)
+_NURAND_STOCK_HITS = np.array(NURAND_STOCK_HITS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,7 +356,7 @@ def _configuration_terms(
 def _miss(shares: list[float], access: float) -> list[float]:
     """model.miss_rate of shares already clamped to [0, 1]."""
     if access == _SKEWED:
-        return [1.0 - h for h in np.interp(shares, NURAND_SHARES, NURAND_STOCK_HITS).tolist()]
+        return [1.0 - h for h in np.interp(shares, _NURAND_SHARES, _NURAND_STOCK_HITS).tolist()]
     if access == _SPECIAL:
         hot = [s / SPECIAL_HOT_SHARE for s in shares]
         return [
