@@ -36,6 +36,7 @@ from rules.devices import (
     QUEUED_HDD_FULL_DEPTH,
 )
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
+from rules.frozen import quick_init
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability, device_facts
 from rules.units import GIB
@@ -118,6 +119,7 @@ UNMODELLED_WHY: dict[str, str] = {
 READ_AHEAD_KINDS = frozenset({"oltp", "read_write", "update_heavy", "read_mostly"})
 
 
+@quick_init  # built for every estimate, 21 fields
 @dataclass(frozen=True, slots=True)
 class Situation:
     """One machine under one configuration, in the model's terms."""

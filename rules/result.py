@@ -27,6 +27,7 @@ class Evidence:
     finding: str
 
 
+@quick_init  # built for every modelled setting of every estimate
 @dataclass(frozen=True, slots=True)
 class Effect:
     """Estimated throughput change of one setting alone, in percent, as a range."""
@@ -111,6 +112,7 @@ class OsItem:
     change: Change | None = None
 
 
+@quick_init  # built three times per estimate
 @dataclass(frozen=True, slots=True)
 class Estimate:
     unit: str
