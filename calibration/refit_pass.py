@@ -112,7 +112,7 @@ class RefitPass:
         """The predictions, configuration x vector (predict_rows' transpose), and the first
         vector's binding capacity per configuration."""
         terms, writes_over_reads = self._capacities(machine, configs)
-        binding = np.argmin(terms[:, :, 0], axis=0).tolist()
+        binding = terms[:, :, 0].argmin(axis=0).tolist()
         names = [
             "page writes" if i == DEVICE and d < 0 else BOTTLENECKS[i]  # nan: neither
             for i, d in zip(binding, writes_over_reads, strict=True)
