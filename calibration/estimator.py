@@ -100,9 +100,13 @@ class CalibratedEstimator:
         )
         logs, binding = self._pass.run(machine, rows)
         kind = profile.workload.kind.value
-        inside = [self._row_in_domain(kind, machine, rows[i]) for i in (0, 1)]
-        current = self._interval(kind, float(logs[0, 0]), binding[0], inside[0])
-        gain = self._gain(kind, float(logs[1, 0] - logs[0, 0]), binding[1], inside[1])
+        before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
+        inside = self._row_in_domain(kind, machine, rows[1])
+        current = gain = None
+        if compare:  # only then the baseline's estimate and the gain over it
+            inside_before = self._row_in_domain(kind, machine, rows[0])
+            current = self._interval(kind, before, binding[0], inside_before)
+            gain = self._gain(kind, after - before, binding[1], inside)
         low, high = self._effect_percentiles(logs[:, 1:])
         changed = {
             name: Effect(
@@ -114,9 +118,9 @@ class CalibratedEstimator:
         }
         effects = {name: changed.get(name) or NO_EFFECT for name in modelled}
         return Assessment(
-            recommended=self._interval(kind, float(logs[1, 0]), binding[1], inside[1]),
-            current=current if compare else None,
-            gain=gain if compare else None,
+            recommended=self._interval(kind, after, binding[1], inside),
+            current=current,
+            gain=gain,
             effects=effects,
             not_estimated={
                 name: UNMODELLED_WHY.get(name, NO_TERM)
