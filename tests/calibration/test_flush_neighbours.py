@@ -62,6 +62,7 @@ def test_the_whole_extent_writes_at_least_the_contiguous_run() -> None:
         ("percona server 5.7.22", 2018, 1),
         ("mysql 8.0.36", 2024, 0),
         ("mariadb 10.11.9", 2025, 1),
+        ("mariadb 5.5.30", 2013, 2),
         ("xtradb (release not stated)", 2009, 2),
         ("version not stated", 2015, 1),
     ],
