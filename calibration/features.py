@@ -20,6 +20,7 @@ from calibration.server_config import (
     flush_neighbors_of,
     io_capacity_max_of,
     io_capacity_of,
+    mysql_8_or_later,
     over_defaults,
     read_ahead_on,
     redo_mb_of,
@@ -145,6 +146,7 @@ class Situation:
     io_capacity_max: float = math.inf  # checkpoint flushing's cap, pages/s; inf: not stated
     io_capacity: float = math.inf  # background pages/s (buffer merges); inf: not stated
     change_buffer: bool = True  # secondary-index changes are buffered, not read by the client
+    mysql_8: bool = False  # MySQL 8.0 or later: more CPU per statement (model's mysql8_cpu)
 
 
 Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
@@ -185,6 +187,7 @@ def situation_of_point(point: Point, corrections: Corrections | None = None) -> 
         io_capacity=point.io_capacity or math.inf,
         change_buffer=point.change_buffer,
         flush_neighbors=point.flush_neighbors,
+        mysql_8=point.mysql_8,
     )
     if point.read_latency_ms is not None:
         situation = replace(situation, read_latency_s=point.read_latency_ms / 1000.0)
@@ -227,6 +230,7 @@ def situation_of_profile(
         io_capacity=io_capacity_of(config),
         change_buffer=change_buffer_of(config),
         flush_neighbors=flush_neighbors_of(profile, config),
+        mysql_8=mysql_8_or_later(profile),
     )
 
 
@@ -331,7 +335,15 @@ _FLOAT_COLUMNS = (
     "io_capacity_max",
     "io_capacity",
 )
-_FLAG_COLUMNS = ("commit_syncs", "access", "doublewrite", "binlog", "binlog_sync", "change_buffer")
+_FLAG_COLUMNS = (
+    "commit_syncs",
+    "access",
+    "doublewrite",
+    "binlog",
+    "binlog_sync",
+    "change_buffer",
+    "mysql_8",
+)
 
 
 def _column(situation: Situation, name: str) -> float:
@@ -407,6 +419,7 @@ def _situation(
     io_capacity: float,
     change_buffer: bool = True,
     flush_neighbors: int,
+    mysql_8: bool = False,
 ) -> Situation:
     capability = array_capability(storage)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
@@ -452,6 +465,7 @@ def _situation(
         io_capacity_max=io_capacity_max,
         io_capacity=io_capacity,
         change_buffer=change_buffer,
+        mysql_8=mysql_8,
     )
 
 

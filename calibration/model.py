@@ -2,7 +2,8 @@
 
 For workload kind k, in the kind's reference unit (per minute for NOTPM, per second otherwise):
 
-    cpu_s   = statements_k / exp(c + f_k + delta*(year - 2026))  + misses * read_cpu_s
+    cpu_s   = statements_k * exp(m8 * mysql8_cpu) / exp(c + f_k + delta*(year - 2026))
+              + misses * read_cpu_s   (m8 = 1 on MySQL 8.0 or later)
     cpu     = busy**gamma / cpu_s                                     * per_second_k
               (busy = cores * (1 - (1 - 1/cores)**concurrency): the cores c clients keep busy)
     reads   = concurrency / (cpu_s + misses * latency)                * per_second_k
@@ -74,6 +75,7 @@ SHARED = (
     "gamma",
     "delta",
     "beta",
+    "mysql8_cpu",
 )
 # innodb_change_buffer_max_size: the change buffer may grow to 25% of the buffer pool by default
 # (https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html#sysvar_innodb_change_buffer_max_size;
@@ -157,6 +159,7 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         gamma,
         delta,
         beta,
+        mysql8_cpu,
     ) = p[:, 2 * n_kinds :, np.newaxis].transpose(1, 0, 2)
     log_per_second = _LOG_PER_SECOND[kind]
     with np.errstate(all="ignore"):
@@ -182,13 +185,16 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
             + log_per_second
         )
         # One unit's CPU on one thread: its statements (the binary log's row events cost
-        # more; a kind that changes nothing writes none) and the read path of each page it
+        # more; a kind that changes nothing writes none; MySQL 8.0 and later spend more on
+        # each statement than 5.x and MariaDB: mysql8_cpu) and the read path of each page it
         # misses (checksum, LRU, page hash). The cores c clients keep busy (busy_cores) run
         # busy**gamma units' worth at once; each client waits for its own CPU and reads in
         # turn, so c clients finish at most c per (CPU time + reads x latency): Little's law.
         changes = _WRITES[kind] > 0  # point selects change nothing: no events, no redo
         events = x["binlog"] * changes
-        statement_s = _STATEMENTS[kind] * np.exp(binlog_cpu * events - c - f - era)
+        statement_s = _STATEMENTS[kind] * np.exp(
+            binlog_cpu * events + mysql8_cpu * x["mysql_8"] - c - f - era
+        )
         read_cpu_s = np.exp(-(read_path + era))
         misses = np.exp(log_reads_per_unit) * miss
         cpu_s = statement_s + misses * read_cpu_s

@@ -61,6 +61,7 @@ class Point:
     io_capacity: float | None = None  # background pages/s (buffer merges); None: not stated
     change_buffer: bool = True  # the release buffers secondary-index changes by default
     flush_neighbors: int = 0  # the release's innodb_flush_neighbors (flush_neighbors_default)
+    mysql_8: bool = False  # MySQL (or Percona Server) 8.0 or later: more CPU per statement
     # One 16 KiB read at queue depth 1 where the storage is a network volume: 1 ms for EBS
     # gp2/gp3/io1, the low end of "single-digit millisecond" (aws-ebs-volume-latency); None:
     # a local device, the storage model's figure.
@@ -129,6 +130,7 @@ def _point(row: dict[str, str]) -> Point:
         io_capacity=float(row["io_capacity"]) if row.get("io_capacity") else None,
         change_buffer=change_buffer_default(row.get("server", "")),
         flush_neighbors=flush_neighbors_default(row.get("server", ""), int(row["year"] or 0)),
+        mysql_8=mysql_8_or_later(row.get("server", "")),
         read_latency_ms=float(row["read_latency_ms"]) if row.get("read_latency_ms") else None,
     )
 
@@ -170,6 +172,13 @@ def flush_neighbors_default(server: str, year: int) -> int:
     if release < (5, 6):
         return 2
     return 1 if release < (8, 0) else 0
+
+
+def mysql_8_or_later(server: str) -> bool:
+    """Whether a run named MySQL or Percona Server 8.0 or later (calibration.model's mysql8_cpu);
+    MariaDB never took 8.0's code, and a run that does not name its release is taken as older."""
+    version = _VERSION.search(server.lower())
+    return version is not None and version[1] != "mariadb" and int(version[2]) >= 8
 
 
 def io_capacity_max_of(row: dict[str, str]) -> float | None:

@@ -106,7 +106,7 @@ class RefitPass:
     def __init__(self, params: FloatArray, width: int) -> None:
         self._params = np.atleast_2d(np.asarray(params, dtype=np.float64))
         self._width = width
-        self._vectors: dict[tuple[int, float, float], _Vectors] = {}
+        self._vectors: dict[tuple[int, float, float, float], _Vectors] = {}
 
     def run(self, machine: Situation, configs: Sequence[ConfigRow]) -> tuple[FloatArray, list[str]]:
         """The predictions, configuration x vector (predict_rows' transpose), and the first
@@ -139,7 +139,12 @@ class RefitPass:
         return terms, writes_over_reads
 
     def _vectors_of(self, machine: Situation, n: int) -> _Vectors:
-        key = (KINDS.index(machine.kind), float(machine.binlog), float(machine.year))
+        key = (
+            KINDS.index(machine.kind),
+            float(machine.binlog),
+            float(machine.mysql_8),
+            float(machine.year),
+        )
         vectors = self._vectors.get(key)
         if vectors is None or len(vectors.gamma) < n:
             vectors = _vector_terms(self._params, *key, max(n, self._width))
@@ -384,9 +389,9 @@ def _unit_terms(
 
 
 def _vector_terms(
-    params: FloatArray, kind: int, binlog: float, year: float, width: int
+    params: FloatArray, kind: int, binlog: float, mysql_8: float, year: float, width: int
 ) -> _Vectors:
-    """model.capacities' per-vector terms for one kind, binary log and year."""
+    """model.capacities' per-vector terms for one kind, binary log, release line and year."""
     n_kinds = len(KINDS)
     f = params[:, kind]
     e = params[:, n_kinds + kind]
@@ -412,7 +417,10 @@ def _vector_terms(
     with np.errstate(all="ignore"):
         return _Vectors(
             statement_s=spread(
-                _STATEMENTS[kind] * np.exp(shared["binlog_cpu"] * events - c - f - era)
+                _STATEMENTS[kind]
+                * np.exp(
+                    shared["binlog_cpu"] * events + shared["mysql8_cpu"] * mysql_8 - c - f - era
+                )
             ),
             read_cpu_s=spread(np.exp(-(shared["read_path"] + era))),
             exp_redo=spread(exp_redo),
