@@ -16,6 +16,8 @@ from calibration.interval import (
     MAX_LEVEL,
     OUT_OF_DOMAIN_WIDENING,
     bounds_by_group,
+    bounds_for,
+    interval_group,
     out_of_domain_widening,
 )
 from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
@@ -90,7 +92,8 @@ def run_calibration(
     corrections = device_corrections(fio_samples)
     used = used_points(points)
     fit = fit_points(used, corrections)
-    groups = held_out_bottlenecks(fit, used, corrections)
+    bottlenecks = held_out_bottlenecks(fit, used, corrections)
+    groups = [interval_group(b, p.kind) for b, p in zip(bottlenecks, used, strict=True)]
     x = as_arrays([situation_of_point(p, corrections) for p in used])
     outside = outside_other_sources(x, list(fit.sources), [p.kind for p in used])
     level, held_out = conformal_level(fit, groups, outside)
@@ -135,7 +138,7 @@ def run_calibration(
             "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in gain.bounds.items()},
             "out_of_domain_widening": round(gain.out_of_domain_widening, 3),
         },
-        "by_group": _by_group(used, fit, covered, widths, groups, outside),
+        "by_group": _by_group(used, fit, covered, widths, bottlenecks, outside),
         "per_source": _per_source(fit, covered),
         "table": _table(used, fit, lows, highs, covered, corrections),
         "params": dict(zip(LAYOUT.names, (round(float(v), 4) for v in fit.params), strict=True)),
@@ -203,7 +206,7 @@ def _loso_coverage(fit: Fit, groups: list[str], outside: np.ndarray, level: floa
         keep = ~held & ~outside
         others = bounds_by_group(fit.residuals[keep], list(names[keep]), list(sources[keep]), level)
         for i in np.flatnonzero(held):
-            lows[i], highs[i] = others.get(groups[i], others["pooled"])
+            lows[i], highs[i] = bounds_for(others, groups[i])
     middle, half = (lows + highs) / 2, (highs - lows) / 2
     misses = np.abs(fit.residuals - middle) / half
     for source in dict.fromkeys(sources[outside].tolist()):

@@ -19,6 +19,8 @@ from calibration.features import (
 )
 from calibration.interval import (
     INTERVAL,
+    bounds_for,
+    interval_group,
     widened,
 )
 from calibration.model import REFERENCE_YEAR, predict_with_bottleneck
@@ -168,10 +170,11 @@ class CalibratedEstimator:
         )
 
     def _interval(self, kind: str, centre: float, bottleneck: str, inside: bool) -> Estimate:
-        """The interval of the estimate's bottleneck where the calibration has one (the model
-        misses by more where random reads bind than where the CPU does), else the pooled one."""
-        bounds = self._calibration.bounds
-        low, high = bounds.get(bottleneck, bounds["pooled"])
+        """The interval of the estimate's bottleneck within its workload kind where the
+        calibration has one, else of its bottleneck, else the pooled one (the model misses by
+        more where random reads bind than where the CPU does; by more on updates than on point
+        selects)."""
+        low, high = bounds_for(self._calibration.bounds, interval_group(bottleneck, kind))
         if not inside:
             low, high = widened(low, high, self._calibration.out_of_domain_widening)
         return Estimate(

@@ -11,7 +11,7 @@ from advisor.calibration_admin.figures import MEANING, bias, factor, targets
 from advisor.calibration_admin.plot import plot_svg
 from calibration import artifact
 from calibration.calibrate import Calibration
-from calibration.interval import INTERVAL
+from calibration.interval import INTERVAL, KIND_SEPARATOR
 from calibration.submissions import SOURCE_PREFIX
 from rules import bibliography
 
@@ -56,13 +56,16 @@ def grouping(calibration: Calibration) -> str:
     where the same capacity bound, at the level that held for sources the model had not seen."""
     bounds = calibration.bounds
     own = [
-        f"{name} {factor(high)}" for name, (_, high) in sorted(bounds.items()) if name != "pooled"
+        f"{group_label(name)} {factor(high)}"
+        for name, (_, high) in sorted(bounds.items())
+        if name != "pooled"
     ]
     level = calibration.report.get("conformal_level", INTERVAL)
     widths = f"{', '.join(own)}; " if own else ""
     return (
         "An estimate's range is centred on it and as wide, either way, as the held-out misses "
-        "of published results whose estimates were bound by the same capacity: "
+        "of published results whose estimates were bound by the same capacity, in the same "
+        "workload kind where enough sources have such results: "
         f"{widths}any other capacity, all results, {factor(bounds['pooled'][1])}. "
         f"Its conformal level is {level:.0%}, the lowest from {INTERVAL:.0%} up at which "
         f"held-out sources were covered {INTERVAL:.0%} of the time. "
@@ -71,6 +74,12 @@ def grouping(calibration: Calibration) -> str:
         f"{calibration.gain_out_of_domain_widening:.2f} times), as much as held-out results "
         "outside the other sources' range needed."
     )
+
+
+def group_label(group: str) -> str:
+    """An interval group as the page says it: "CPU in read_write" for CPU|read_write."""
+    bottleneck, _, kind = group.partition(KIND_SEPARATOR)
+    return f"{bottleneck} in {kind}" if kind else bottleneck
 
 
 def fitted_at(version: str) -> datetime.datetime | None:

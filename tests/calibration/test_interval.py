@@ -10,8 +10,11 @@ from calibration.interval import (
     GROUP_MIN_SOURCES,
     INTERVAL,
     OUT_OF_DOMAIN_WIDENING,
+    bottleneck_of,
     bounds_by_group,
+    bounds_for,
     centred_bounds,
+    interval_group,
     out_of_domain_widening,
     widened,
 )
@@ -148,3 +151,20 @@ def test_points_outside_the_other_sources_range_are_scored_with_the_widened_inte
         )["CPU"]
         assert half[i] == own
     assert held_out.covered[outside].mean() >= INTERVAL - 0.1
+
+
+def test_a_bottleneck_within_a_kind_gets_its_own_interval_when_enough_sources_have_it() -> None:
+    """CPU-bound point selects that miss little get a narrower interval than CPU-bound updates
+    that miss widely; a kind seen in too few sources takes its bottleneck's interval."""
+    residuals, groups, sources = joined(
+        residuals_of(interval_group("CPU", "read_mostly"), GROUP_MIN_SOURCES, 0.1, 10),
+        residuals_of(interval_group("CPU", "update_heavy"), GROUP_MIN_SOURCES, 0.8, 11),
+        residuals_of(interval_group("CPU", "bulk_insert"), GROUP_MIN_SOURCES - 1, 0.3, 12),
+    )
+    bounds = bounds_by_group(residuals, groups, sources)
+    points, updates = bounds["CPU|read_mostly"], bounds["CPU|update_heavy"]
+    assert points[1] < bounds["CPU"][1] < updates[1]
+    assert "CPU|bulk_insert" not in bounds
+    assert bounds_for(bounds, interval_group("CPU", "bulk_insert")) == bounds["CPU"]
+    assert bounds_for(bounds, interval_group("page writes", "oltp")) == bounds["pooled"]
+    assert bottleneck_of(interval_group("random reads", "oltp")) == "random reads"

@@ -134,7 +134,7 @@ def test_the_page_says_how_an_estimates_interval_is_chosen(client, run):
     for name, (low, high) in run.bounds.items():
         assert low == -high  # centred
         if name != "pooled":
-            assert f"{name} ×{math.exp(high):.2f}" in html
+            assert f"{name.replace('|', ' in ')} ×{math.exp(high):.2f}" in html
 
 
 def test_the_page_says_how_much_wider_an_estimate_outside_the_data_is(client, run):
