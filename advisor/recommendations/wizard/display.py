@@ -246,7 +246,7 @@ def interval_meaning(estimates: Estimates | None) -> list[str]:
             "this machine lies outside the published measurements"
             if not rec.in_domain
             else "machines described alike still differ in what a profile does not say "
-            "(exact drives, server build, client settings)"
+            "(the CPU model, exact drives, server build, client settings)"
         )
         lines.append(f"This one is wide (high/low ×{width:.1f}) because {why}.")
     gain = estimates.gain
