@@ -16,11 +16,12 @@ from rules.field_spec import echo, input_sections
 from rules.profile import Profile
 
 _CURRENT_HEAD = ("origin", "dropped_variables")  # then the variables, sorted
+_NOT_ECHOED = frozenset({"current"})  # echoed below, in its own form
 
 
 def inputs_echo(profile: Profile) -> dict[str, object]:
     """The normalised input in the contract's nesting, defaults filled in."""
-    echoed = echo(profile, skip=frozenset({"current"}))
+    echoed = echo(profile, skip=_NOT_ECHOED)
     if not profile.options.include_defaults:  # echoed only when asked, so ids stay stable
         del echoed["options"]
     current = profile.current

@@ -187,67 +187,64 @@ def optional_sections(cls: type, path: str = "") -> frozenset[str]:
 def build(cls: type, values: dict[str, Any], prefix: str = "", **extra: Any) -> Any:
     """`cls` from the checked inputs by path (`extra` fills the fields no input names). An
     optional section whose inputs are all absent is None; enums come from their values."""
-    kwargs: dict[str, Any] = dict(extra)
-    for name, step in _build_steps(cls, prefix):
-        if name not in kwargs:
-            step(values, kwargs)
-    return cls(**kwargs)
+    return _builder(cls, prefix, tuple(extra))(values, extra)
 
 
-Step = Callable[[dict[str, Any], dict[str, Any]], None]  # (inputs by path, kwargs) -> None
+Builder = Callable[[dict[str, Any], dict[str, Any]], Any]  # (inputs by path, extra) -> cls
 
 
-@cache
-def _build_steps(cls: type, prefix: str) -> tuple[tuple[str, Step], ...]:
-    """How `build` fills each field of `cls`, worked out once per class and prefix (a profile
-    is parsed on every request)."""
+@cache  # per class, prefix and extra field names: a handful
+def _builder(cls: type, prefix: str, given: tuple[str, ...]) -> Builder:
+    """`build` for `cls` as one generated function, worked out once (a profile is parsed on
+    every request): each field an expression, the class called once with all of them (a step
+    function per field filling a dict of keyword arguments took three times as long).
+
+    A field whose input is None gets its default, None when nullable; a required one refuses
+    it as the class would refuse a missing argument. A nullable section whose inputs are all
+    None is None."""
     hints = _hints(cls)
-    steps: list[tuple[str, Step]] = []
-    for f in dataclasses.fields(cls):
+    names: dict[str, Any] = {"_cls": cls, "_required": _required}
+    arguments: list[str] = []
+    for i, f in enumerate(dataclasses.fields(cls)):
         spec, section, path = _spec(f), _section_type(hints[f.name]), prefix + f.name
         nullable = type(None) in typing.get_args(hints[f.name])
         text_of = f.metadata.get(_TEXT_OF)
+        if f.name in given:
+            continue
         if text_of:
-            steps.append((f.name, _copy_step(f.name, prefix + str(text_of))))
+            expression = f"values[{prefix + str(text_of)!r}]"
         elif spec:
-            steps.append(
-                (f.name, _field_step(f.name, path, _reader(spec, hints[f.name]), nullable))
-            )
-        elif section:
-            inside = tuple(s.path for s in input_fields(section, path + "."))
-            if inside:
-                steps.append((f.name, _section_step(f.name, section, path, inside, nullable)))
-    return tuple(steps)
-
-
-def _copy_step(name: str, path: str) -> Step:
-    def step(values: dict[str, Any], kwargs: dict[str, Any]) -> None:
-        kwargs[name] = values[path]
-
-    return step
-
-
-def _field_step(name: str, path: str, read: Callable[[Any], Any], nullable: bool) -> Step:
-    def step(values: dict[str, Any], kwargs: dict[str, Any]) -> None:
-        value = values[path]
-        if value is not None:
-            kwargs[name] = read(value)
-        elif nullable:
-            kwargs[name] = None  # else: absent, and the field's own default applies
-
-    return step
-
-
-def _section_step(
-    name: str, section: type, path: str, inside: tuple[str, ...], nullable: bool
-) -> Step:
-    def step(values: dict[str, Any], kwargs: dict[str, Any]) -> None:
-        if nullable and all(values[p] is None for p in inside):
-            kwargs[name] = None
+            reader = names[f"_read{i}"] = _reader(spec, hints[f.name])
+            value, read = f"values[{path!r}]", "_v" if reader is _as_is else f"_read{i}(_v)"
+            if nullable:
+                absent = "None"
+            elif f.default is not dataclasses.MISSING:
+                names[f"_default{i}"] = f.default
+                absent = f"_default{i}"
+            elif f.default_factory is not dataclasses.MISSING:
+                names[f"_factory{i}"] = f.default_factory
+                absent = f"_factory{i}()"
+            else:
+                absent = f"_required(_cls, {f.name!r})"
+            expression = f"{absent} if (_v := {value}) is None else {read}"
+        elif section and (inside := tuple(s.path for s in input_fields(section, path + "."))):
+            names[f"_section{i}"] = _builder(section, path + ".", ())
+            expression = f"_section{i}(values, _NONE)"
+            if nullable:
+                empty = " and ".join(f"values[{p!r}] is None" for p in inside)
+                expression = f"None if {empty} else {expression}"
         else:
-            kwargs[name] = build(section, values, path + ".")
+            continue
+        arguments.append(f"{f.name}=({expression})")
+    names["_NONE"] = {}
+    body = ", ".join([*arguments, "**extra"] if given else arguments)
+    exec(f"def _build(values, extra):\n    return _cls({body})", names)  # names: identifiers
+    builder: Builder = names["_build"]
+    return builder
 
-    return step
+
+def _required(cls: type, name: str) -> Any:
+    raise TypeError(f"{cls.__name__}: the required input {name} is None")
 
 
 def _reader(spec: FieldSpec, hint: Any) -> Callable[[Any], Any]:
@@ -269,21 +266,46 @@ def _as_is(value: Any) -> Any:
 
 def echo(obj: Any, *, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The inputs that made `obj`, normalised, in the contract's nesting (None sections as None)."""
-    out: dict[str, Any] = {}
     cls: type = type(obj)
-    for name, omit_absent, text_of, spec, section in _echo_plan(cls):
+    return _echoer(cls, skip)(obj)
+
+
+Echoer = Callable[[Any], dict[str, Any]]
+
+
+@cache  # per class and skipped names: a handful
+def _echoer(cls: type, skip: frozenset[str]) -> Echoer:
+    """`echo` for `cls` as one generated function, a statement per field in `_echo_plan`'s
+    order, worked out once (every result echoes its profile; a loop over the plan took twice
+    as long)."""
+    names: dict[str, Any] = {"_StrEnum": StrEnum}
+    lines = ["def _echo(obj):", "    out = {}"]
+    for i, (name, omit_absent, text_of, spec, section) in enumerate(_echo_plan(cls)):
         if name in skip:
             continue
-        value = getattr(obj, name)
-        if omit_absent and not value:
-            continue
         if text_of is not None:  # echoed as it was given, not as parsed
-            out[name] = getattr(obj, text_of)
-        elif spec is not None:
-            out[name] = _echo_value(spec, value)
+            value = f"obj.{text_of}"
+        elif spec is not None and spec.echo:
+            names[f"_echo{i}"] = spec.echo
+            value = f"None if _v is None else _echo{i}(_v)"
+        elif spec is not None:  # None stays None: it is no StrEnum
+            value = "_v.value if isinstance(_v, _StrEnum) else _v"
         elif section:
-            out[name] = None if value is None else echo(value)
-    return out
+            inner = _section_type(_hints(cls)[name])
+            names[f"_echo{i}"] = echo if inner is None else _echoer(inner, frozenset())
+            value = f"None if _v is None else _echo{i}(_v)"
+        else:
+            continue
+        lines.append(f"    _v = obj.{name}")
+        indent = "    "
+        if omit_absent:
+            lines.append("    if _v:")
+            indent += "    "
+        lines.append(f"{indent}out[{name!r}] = {value}")
+    lines.append("    return out")
+    exec("\n".join(lines), names)  # names: the dataclass's field names, identifiers
+    echoer: Echoer = names["_echo"]
+    return echoer
 
 
 EchoStep = tuple[str, bool, str | None, FieldSpec | None, bool]
@@ -313,11 +335,3 @@ def _texts(cls: type) -> dict[str, str]:
     return {
         str(f.metadata[_TEXT_OF]): f.name for f in dataclasses.fields(cls) if _TEXT_OF in f.metadata
     }
-
-
-def _echo_value(spec: FieldSpec, value: Any) -> Any:
-    if value is None:
-        return None
-    if spec.echo:
-        return spec.echo(value)
-    return value.value if isinstance(value, StrEnum) else value
