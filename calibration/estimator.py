@@ -110,15 +110,11 @@ class CalibratedEstimator:
             current = self._interval(kind, before, binding[0], inside_before)
             gain = self._gain(kind, after - before, binding[1], inside)
         low, high = self._effect_percentiles(logs[:, 1:])
-        changed = {
-            name: Effect(
-                low_pct=round(lo, 1),
-                high_pct=round(hi, 1),
-                why=_why_large(hi, binding[0], binding[2 + i]),
-            )
-            for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True))
-        }
-        effects = {name: changed.get(name) or NO_EFFECT for name in modelled}
+        # every modelled setting in its order, NO_EFFECT unless it changes the baseline's value
+        effects = dict.fromkeys(modelled, NO_EFFECT)
+        for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True)):
+            why = _why_large(hi, binding[0], binding[2 + i]) if hi > LARGE_EFFECT_PCT else ""
+            effects[name] = Effect(round(lo, 1), round(hi, 1), why)
         return Assessment(
             recommended=self._interval(kind, after, binding[1], inside),
             current=current,
@@ -234,6 +230,8 @@ class CalibratedEstimator:
 
 def _same(value: ConfigValue, other: ConfigValue | None) -> bool:
     """One value in two spellings (8589934592 and 8589934592.0, "ON" and "on")."""
+    if type(value) is type(other) and value == other:  # one spelling, the commonest case
+        return True
     if other is None:
         return False
     if isinstance(value, str) or isinstance(other, str):

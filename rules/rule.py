@@ -72,6 +72,7 @@ class Rule:
         return tuple(dict.fromkeys(keys))
 
 
+@quick_init  # built for every OS item of every recommendation
 @dataclass(frozen=True, slots=True)
 class OsProposal:
     name: str

@@ -34,6 +34,7 @@ class _OptionFile:
 
     def __init__(self, has_groups: bool) -> None:
         self.section: str | None = None if has_groups else "mysqld"
+        self.in_server = not has_groups  # whether self.section is a group the server reads
         self.variables: dict[str, str] = {}
         self.notes: list[str] = []
         # dicts as ordered sets: a paste of 150k distinct sections must stay linear
@@ -57,9 +58,7 @@ class _OptionFile:
             self.enter_section(number, text)
         elif self.section is None:
             self.lines_outside += 1
-        elif _SERVER_SECTION.fullmatch(self.section) and not self.read_option(
-            _strip_end_comment(text)
-        ):
+        elif self.in_server and not self.read_option(_strip_end_comment(text)):
             self.unread.append((number, text))
 
     def read_directive(self, number: int, text: str) -> None:
@@ -78,6 +77,7 @@ class _OptionFile:
             return
         self.section = text[1:close].strip().lower()
         match = _SERVER_SECTION.fullmatch(self.section)
+        self.in_server = match is not None
         if match is None:
             self.other_sections[self.section] = None
             return

@@ -58,11 +58,10 @@ def settle_current(
 
 def _read_value(spec: VariableSpec, text: str, catalog: ServerCatalog) -> tuple[str, str | None]:
     """(the value the server would run with, or a message why the server would refuse it)."""
-    where = f"{spec.name} = {clip(text.strip(), 40)!r}"
     if spec.type == "bool":
         if text.strip().lower() in _BOOL_WORDS:
             return text.strip(), None
-        return text, f"{where}: not a value the server reads; use ON or OFF"
+        return text, f"{_where(spec, text)}: not a value the server reads; use ON or OFF"
     if spec.type == "enum":
         allowed = {value.casefold(): value for value in spec.values}
         word = text.strip().strip("'\"")
@@ -70,17 +69,24 @@ def _read_value(spec: VariableSpec, text: str, catalog: ServerCatalog) -> tuple[
             return word, None
         if ascii_digits(word) and int(word) < len(spec.values):  # my_getopt takes an index
             return word, None
-        return text, f"{where}: not a value this server accepts; one of " + ", ".join(spec.values)
+        one_of = ", ".join(spec.values)
+        return text, f"{_where(spec, text)}: not a value this server accepts; one of {one_of}"
     if spec.type not in NUMERIC_TYPES:
         return text.strip(), None
     number = parse_number(text)
     whole = spec.type != "float"
     if number is None or (whole and number != int(number)):
-        return text, f"{where}: not {_EXPECTED[spec.type]}; the server would refuse to start"
+        expected = _EXPECTED[spec.type]
+        return text, f"{_where(spec, text)}: not {expected}; the server would refuse to start"
     clamped, moved = catalog.clamp(spec.name, number)
     if not moved or (spec.block_size and _within(spec, number)):
         return text.strip(), None
     return _spell(clamped), None
+
+
+def _where(spec: VariableSpec, text: str) -> str:
+    """How a refused value is named (built only for one: every pasted value is read)."""
+    return f"{spec.name} = {clip(text.strip(), 40)!r}"
 
 
 def _within(spec: VariableSpec, number: int | float) -> bool:
