@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from rules.catalog import ServerCatalog
 from rules.current import parse_number
+from rules.frozen import quick_init
 from rules.profile import Profile
 from rules.units import KIB, MIB
 
@@ -36,6 +37,7 @@ OS_RESERVE_BYTES = 512 * MIB
 OS_RESERVE_SHARE = 0.05
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Budget:
     """Bytes kept outside the buffer pool, by purpose."""

@@ -25,6 +25,7 @@ from rules.enums import (
     WorkloadKind,
 )
 from rules.field_spec import Kind, accepts, input_text_of, omit_when_absent, values_of
+from rules.frozen import quick_init
 from rules.units import GIB
 from rules.version import ServerVersion, parse_version
 from rules.volumes import (
@@ -37,6 +38,7 @@ from rules.volumes import (
 KERNEL_RELEASE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$")
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Server:
     flavor: Flavor = field(
@@ -56,6 +58,7 @@ class Server:
     version_text: str = field(metadata=input_text_of("version"))
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class MeasuredIops:
     random_read: float = field(
@@ -80,6 +83,7 @@ class MeasuredIops:
     )
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Storage:
     media: Media = field(
@@ -194,6 +198,7 @@ class Storage:
         return self.controller_cache is ControllerCache.WRITE_BACK_BBU
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Kernel:
     major: int
@@ -208,6 +213,7 @@ def kernel_from_text(text: str) -> Kernel:
     return Kernel(int(match.group(1)), int(match.group(2)), text)
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Hardware:
     ram_gb: float = field(
@@ -299,6 +305,7 @@ class Hardware:
         return self.ram_bytes
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Workload:
     kind: WorkloadKind = field(
@@ -369,6 +376,7 @@ class Workload:
         return int(self.data_size_gb * GIB)
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Current:
     """What the server runs today, normalised: lower-case underscore names to raw string values."""
@@ -380,6 +388,7 @@ class Current:
     dropped: int = 0  # pasted variables the advisor does not read, dropped unstored
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Options:
     """How the result is written, not what the server is."""
@@ -437,6 +446,7 @@ class Probe:
     )
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Profile:
     server: Server

@@ -123,6 +123,7 @@ class Estimate:
     in_domain: bool
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Estimates:
     """The recommended configuration's estimate; with the current configuration known, its
@@ -141,6 +142,7 @@ class Estimates:
     )
 
 
+@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Result:
     id: str
