@@ -11,19 +11,22 @@ from rules.currentvalues import DERIVED, change_between, current_value
 from rules.defaults import matches_default
 from rules.enums import ControllerCache, FlashClass
 from rules.estimator_interface import Estimator
+from rules.frozen import positional_new
 from rules.profile import Profile
 from rules.registry import OS_RULES, SETTING_RULES
 from rules.result import Change, Estimates, OsItem, Result, Setting
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
 from rules.storage import array_capability
 from rules.template import fill
-from rules.throughput_estimates import SettingDraft, with_estimates
+from rules.throughput_estimates import NO_EFFECT_FIELDS, SettingDraft, with_estimates
 from rules.variable_table import VariableFacts, variable_table
 from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.2"
 # json.dumps(..., sort_keys=True, default=str), without building an encoder for every result.
 _ID_JSON = json.JSONEncoder(sort_keys=True, default=str)
+_new_setting = positional_new(Setting)  # a SettingDraft's fields, then the effect's two
+_SCOPE = str(Setting.__dataclass_fields__["scope"].default)  # every setting's, as Setting says
 
 
 def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result:
@@ -42,7 +45,7 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
             draft = _settle(rule, proposal, ctx, table, warnings)
             if draft is not None:
                 drafts.append(draft)
-                ctx.decided[proposal.name] = draft["value"]
+                ctx.decided[proposal.name] = draft.value
             warnings.extend(proposal.warnings)
     pool = ctx.decided.get("innodb_buffer_pool_size")
     warnings.extend(session_buffer_warnings(profile, int(pool) if pool is not None else None))
@@ -54,9 +57,11 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
     estimate: Estimates | None = None
     if estimator is not None:
         estimate, effects = with_estimates(profile, drafts, os_items, ctx.catalog, estimator)
-        settings = tuple(Setting(**draft, **effects.get(draft["name"], {})) for draft in drafts)
+        settings = tuple(
+            _new_setting(*draft, *effects.get(draft.name, NO_EFFECT_FIELDS)) for draft in drafts
+        )
     else:
-        settings = tuple(Setting(**draft) for draft in drafts)
+        settings = tuple(_new_setting(*draft, None, None) for draft in drafts)
     return Result(
         id=_result_id(profile, calibration),
         ruleset_version=RULESET_VERSION,
@@ -117,22 +122,23 @@ def _settle(
         version_default = matches_default(variable.default, value)
     needed = current is not None and change is not Change.KEEP
     dynamic = variable.spec.dynamic and not proposal.restart
-    return {
-        "name": name,
-        "value": value,
-        "rule": rule.id,
-        "reason": fill(case.reason, facts),
-        "explanation": fill(case.explanation, facts),
-        "evidence": case.evidence,
-        "dynamic": dynamic,
-        "apply_note": variable.note_now if dynamic else variable.note_restart,
-        "kind": rule.kind,
-        "current": current,
-        "current_is_default": current_is_default,
-        "change": change,
-        "is_default": version_default,
-        "written": not version_default or needed or ctx.profile.options.include_defaults,
-    }
+    return SettingDraft(
+        name,
+        value,
+        _SCOPE,
+        rule.kind,
+        current,
+        current_is_default,
+        change,
+        version_default,
+        not version_default or needed or ctx.profile.options.include_defaults,  # written
+        dynamic,
+        variable.note_now if dynamic else variable.note_restart,
+        rule.id,
+        fill(case.reason, facts),
+        fill(case.explanation, facts),
+        case.evidence,
+    )
 
 
 def _os_item(rule: OsRule, proposal: OsProposal, ctx: Context) -> OsItem:

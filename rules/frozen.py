@@ -9,6 +9,7 @@ half times cheaper; assignment after construction still raises FrozenInstanceErr
 
 import dataclasses
 import inspect
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -72,3 +73,21 @@ def _check_same_parameters(cls: type, fields: Fields, init: Any) -> None:
 
     if shape(init) != shape(cls.__dict__["__init__"]):
         raise TypeError(f"{cls.__name__}: quick_init would change the parameters of __init__")
+
+
+def positional_new(cls: type[T]) -> Callable[..., T]:
+    """A constructor of `cls` (a frozen slots dataclass) that takes every field positionally,
+    in declaration order, with no defaults: for a hot path whose values already come in that
+    order (keyword arguments cost a third of building a Setting)."""
+    params = cls.__dataclass_params__  # type: ignore[attr-defined]
+    if not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__}: positional_new needs a frozen slots dataclass")
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    names: dict[str, Any] = {"_cls": cls, "_new": object.__new__}
+    names |= {f"_set_{f.name}": cls.__dict__[f.name].__set__ for f in fields}
+    lines = [f"def new({', '.join(f.name for f in fields)}):", "    self = _new(_cls)"]
+    lines += [f"    _set_{f.name}(self, {f.name})" for f in fields]
+    exec("\n".join([*lines, "    return self"]), names)
+    new: Callable[..., T] = names["new"]
+    new.__qualname__ = f"{cls.__qualname__}.positional_new"
+    return new

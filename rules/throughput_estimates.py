@@ -4,24 +4,45 @@ setting's effect."""
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from dataclasses import fields
+from typing import NamedTuple
 
 from rules.catalog import ServerCatalog
 from rules.current.server_numbers import parse_number
 from rules.estimator_interface import Assessment, ConfigValue, Estimator
 from rules.profile import Profile
-from rules.result import Effect, Estimate, Estimates, OsItem
-
-# A rules.result.Setting's keyword arguments before its effect is known (the engine's `_settle`);
-# Setting itself stays the one declaration of its fields.
-SettingDraft = dict[str, Any]
+from rules.result import Change, Effect, Estimate, Estimates, Evidence, OsItem, Setting
 
 
-class EffectFields(TypedDict, total=False):
-    """What the estimate adds to one Setting: its effect, or why there is none."""
+class SettingDraft(NamedTuple):
+    """A rules.result.Setting's fields before its effect is known, in Setting's order (the
+    engine's `_settle`): the Setting is then built from it positionally, its effect fields
+    last (keyword arguments cost a third of building one; a test holds the two in step)."""
 
-    effect: Effect
-    effect_note: str
+    name: str
+    value: ConfigValue
+    scope: str
+    kind: str
+    current: str | None
+    current_is_default: bool
+    change: Change | None
+    is_default: bool
+    written: bool
+    dynamic: bool
+    apply_note: str
+    rule: str
+    reason: str
+    explanation: str
+    evidence: tuple[Evidence, ...]
+
+
+if (*SettingDraft._fields, "effect", "effect_note") != tuple(f.name for f in fields(Setting)):
+    raise TypeError("SettingDraft holds Setting's fields in its order, all but the effect's two")
+
+# What the estimate adds to one Setting, as its last two fields: (its effect, None), or (None,
+# why there is none).
+EffectFields = tuple[Effect | None, str | None]
+NO_EFFECT_FIELDS: EffectFields = (None, None)
 
 
 def with_estimates(
@@ -32,7 +53,7 @@ def with_estimates(
     estimator: Estimator,
 ) -> tuple[Estimates, dict[str, EffectFields]]:
     """The estimates, and each setting's effect fields by name (absent: neither)."""
-    recommended: dict[str, ConfigValue] = {d["name"]: d["value"] for d in drafts}
+    recommended: dict[str, ConfigValue] = {d.name: d.value for d in drafts}
     recommended.update({item.name: item.value for item in os_items})
     baseline = _baseline(profile, drafts, catalog)
     measured = profile.workload.measured_throughput
@@ -46,9 +67,9 @@ def with_estimates(
 
 def _effect_fields(assessed: Assessment) -> dict[str, EffectFields]:
     fields: dict[str, EffectFields] = {
-        name: {"effect_note": note} for name, note in assessed.not_estimated.items()
+        name: (None, note) for name, note in assessed.not_estimated.items()
     }
-    fields.update({name: {"effect": effect} for name, effect in assessed.effects.items()})
+    fields.update({name: (effect, None) for name, effect in assessed.effects.items()})
     return fields
 
 
@@ -74,13 +95,13 @@ def _baseline(
     """What runs today: the pasted values, else the version's defaults."""
     config: dict[str, ConfigValue] = {}
     for draft in drafts:
-        name, text = draft["name"], draft["current"]
+        name, text = draft.name, draft.current
         if text is None:
             default = catalog.default(name)
             if default is not None:
                 config[name] = default
             continue
-        number = parse_number(text) if draft["kind"] != "enum" else None
+        number = parse_number(text) if draft.kind != "enum" else None
         config[name] = number if number is not None else text
     if profile.current is not None and "io_scheduler" in profile.current.os:
         config["io_scheduler"] = profile.current.os["io_scheduler"]

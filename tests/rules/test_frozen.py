@@ -1,11 +1,12 @@
-"""quick_init gives a frozen dataclass the same __init__, only quicker."""
+"""quick_init gives a frozen dataclass the same __init__, only quicker; positional_new builds one
+from its fields in order."""
 
 import dataclasses
 import inspect
 
 import pytest
 
-from rules.frozen import quick_init
+from rules.frozen import positional_new, quick_init
 from rules.result import Change, Evidence, OsItem, Setting
 from rules.rule import Proposal
 
@@ -99,3 +100,20 @@ def test_the_engine_s_classes_build_as_declared() -> None:
     )
     assert (item.reason, item.current, item.change) == ("", None, Change.KEEP)
     assert Proposal("n", 1, "c") == Proposal("n", 1, "c", {}, (), None, False)
+
+
+def test_positional_new_builds_what_the_init_builds_from_every_field_in_order() -> None:
+    new = positional_new(Quick)
+    built = new(1, "x", [2], True)
+    assert built == Quick(1, "x", [2], d=True)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        built.a = 2  # type: ignore[misc]
+
+
+def test_positional_new_refuses_a_class_it_could_not_build() -> None:
+    @dataclasses.dataclass(slots=True)
+    class Mutable:
+        a: int
+
+    with pytest.raises(TypeError):
+        positional_new(Mutable)
