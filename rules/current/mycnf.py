@@ -23,6 +23,7 @@ _SKIP_VARIABLES = frozenset(
         "skip_slave_start",
     }
 )
+_PREFIXES = ("skip_", "disable_", "enable_")  # what _apply_prefix resolves
 _TRUE_WORDS = frozenset({"1", "on", "true", "yes"})
 _FALSE_WORDS = frozenset({"0", "off", "false", "no"})
 _MYSQL_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "s": " ", '"': '"', "'": "'"}
@@ -145,7 +146,7 @@ def read_mycnf(raw: object) -> Parsed:
 
 def _apply_prefix(name: str, value: str | None) -> tuple[str, str | None]:
     """Resolve skip-/disable-/enable- and a bare name to (variable, value)."""
-    if name in _SKIP_VARIABLES:
+    if name in _SKIP_VARIABLES or not name.startswith(_PREFIXES):  # most lines: a plain name
         return name, "ON" if value is None else value
     for prefix, turns_on in (("skip_", False), ("disable_", False), ("enable_", True)):
         if name.startswith(prefix):
