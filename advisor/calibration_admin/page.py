@@ -53,7 +53,8 @@ def page_context(calibration: Calibration) -> dict[str, Any]:
 
 def grouping(calibration: Calibration) -> str:
     """How an estimate's interval is chosen: centred on it, as wide as the held-out misses
-    where the same capacity bound, at the level that held for sources the model had not seen."""
+    where the same capacity bound in the same workload kind (else over every kind), at the
+    level that held for sources the model had not seen."""
     bounds = calibration.bounds
     own = [
         f"{group_label(name)} {factor(high)}"

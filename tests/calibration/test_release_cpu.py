@@ -9,7 +9,7 @@ from calibration.model import LAYOUT
 from calibration.points import load_points, mysql_8_or_later
 from calibration.server_config import mysql_8_or_later as profile_is_mysql_8
 from rules.validation import parse_profile
-from tests.calibration.test_estimator import ESTIMATOR, midpoint
+from tests.calibration.test_estimator import CALIBRATION, midpoint
 from tests.rules.profiles import raw_profile
 
 
@@ -69,7 +69,7 @@ def test_the_same_cached_load_is_estimated_slower_on_mysql_8_by_the_fitted_facto
     pool = {"innodb_buffer_pool_size": 64 * 1024**3}
     older = midpoint(cached_point_selects("mysql", "5.7"), **pool)
     newer = midpoint(cached_point_selects("mysql", "8.0"), **pool)
-    fitted = ESTIMATOR._calibration.params[LAYOUT.index("mysql8_cpu")]
+    fitted = CALIBRATION.params[LAYOUT.index("mysql8_cpu")]
     assert fitted > 0.0
     assert newer < older
     # CPU-bound, the estimate scales with 1 / CPU per unit: exp(-mysql8_cpu), give or take
