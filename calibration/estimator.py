@@ -113,7 +113,7 @@ class CalibratedEstimator:
         # every modelled setting in its order, NO_EFFECT unless it changes the baseline's value
         effects = dict.fromkeys(modelled, NO_EFFECT)
         for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True)):
-            why = _why_large(hi, binding[0], binding[2 + i]) if hi > LARGE_EFFECT_PCT else ""
+            why = _why_large(hi, binding[0], binding[2 + i])
             effects[name] = Effect(round(lo, 1), round(hi, 1), why)
         return Assessment(
             recommended=self._interval(kind, after, binding[1], inside),

@@ -419,7 +419,7 @@ def _situation(
     io_capacity: float,
     change_buffer: bool = True,
     flush_neighbors: int,
-    mysql_8: bool = False,
+    mysql_8: bool,
 ) -> Situation:
     capability = array_capability(storage)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
