@@ -93,7 +93,10 @@ def run_calibration(
     used = used_points(points)
     fit = fit_points(used, corrections)
     bottlenecks = held_out_bottlenecks(fit, used, corrections)
-    groups = [interval_group(b, p.kind) for b, p in zip(bottlenecks, used, strict=True)]
+    groups = [
+        interval_group(b, p.kind, disks=p.media == "hdd")
+        for b, p in zip(bottlenecks, used, strict=True)
+    ]
     x = as_arrays([situation_of_point(p, corrections) for p in used])
     outside = outside_other_sources(x, list(fit.sources), [p.kind for p in used])
     level, held_out = conformal_level(fit, groups, outside)

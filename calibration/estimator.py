@@ -107,7 +107,7 @@ class CalibratedEstimator:
         current = gain = None
         if compare:  # only then the baseline's estimate and the gain over it
             inside_before = self._row_in_domain(kind, machine, rows[0])
-            current = self._interval(kind, before, binding[0], inside_before)
+            current = self._interval(kind, before, binding[0], inside_before, machine.disks)
             gain = self._gain(kind, after - before, binding[1], inside)
         low, high = self._effect_percentiles(logs[:, 1:])
         # every modelled setting in its order, NO_EFFECT unless it changes the baseline's value
@@ -116,7 +116,7 @@ class CalibratedEstimator:
             why = _why_large(hi, binding[0], binding[2 + i])
             effects[name] = Effect(round(lo, 1), round(hi, 1), why)
         return Assessment(
-            recommended=self._interval(kind, after, binding[1], inside),
+            recommended=self._interval(kind, after, binding[1], inside, machine.disks),
             current=current,
             gain=gain,
             effects=effects,
@@ -163,14 +163,18 @@ class CalibratedEstimator:
             float(logs[0]),
             binding[0],
             self._in_domain(situation.kind, x, 0),
+            situation.disks,
         )
 
-    def _interval(self, kind: str, centre: float, bottleneck: str, inside: bool) -> Estimate:
+    def _interval(
+        self, kind: str, centre: float, bottleneck: str, inside: bool, disks: bool
+    ) -> Estimate:
         """The interval of the estimate's bottleneck within its workload kind where the
         calibration has one, else of its bottleneck, else the pooled one (the model misses by
         more where random reads bind than where the CPU does; by more on updates than on point
-        selects)."""
-        low, high = bounds_for(self._calibration.bounds, interval_group(bottleneck, kind))
+        selects); on spinning disks, that of disks (calibration.interval.DISKS_GROUP)."""
+        group = interval_group(bottleneck, kind, disks=disks)
+        low, high = bounds_for(self._calibration.bounds, group)
         if not inside:
             low, high = widened(low, high, self._calibration.out_of_domain_widening)
         return Estimate(

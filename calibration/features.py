@@ -147,6 +147,7 @@ class Situation:
     io_capacity: float = math.inf  # background pages/s (buffer merges); inf: not stated
     change_buffer: bool = True  # secondary-index changes are buffered, not read by the client
     mysql_8: bool = False  # MySQL 8.0 or later: more CPU per statement (model's mysql8_cpu)
+    disks: bool = False  # spinning disks: the estimate takes their interval (calibration.interval)
 
 
 Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
@@ -466,6 +467,7 @@ def _situation(
         io_capacity=io_capacity,
         change_buffer=change_buffer,
         mysql_8=mysql_8,
+        disks=storage.media is Media.HDD,
     )
 
 

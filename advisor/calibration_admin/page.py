@@ -11,7 +11,7 @@ from advisor.calibration_admin.figures import MEANING, bias, factor, targets
 from advisor.calibration_admin.plot import plot_svg
 from calibration import artifact
 from calibration.calibrate import Calibration
-from calibration.interval import INTERVAL, KIND_SEPARATOR
+from calibration.interval import DISKS_GROUP, INTERVAL, KIND_SEPARATOR
 from calibration.submissions import SOURCE_PREFIX
 from rules import bibliography
 
@@ -66,7 +66,8 @@ def grouping(calibration: Calibration) -> str:
     return (
         "An estimate's range is centred on it and as wide, either way, as the held-out misses "
         "of published results whose estimates were bound by the same capacity, in the same "
-        "workload kind where enough sources have such results: "
+        "workload kind where enough sources have such results (on spinning disks, as those "
+        "of disks, whatever bound them): "
         f"{widths}any other capacity, all results, {factor(bounds['pooled'][1])}. "
         f"Its conformal level is {level:.0%}, the lowest from {INTERVAL:.0%} up at which "
         f"held-out sources were covered {INTERVAL:.0%} of the time. "
@@ -78,8 +79,11 @@ def grouping(calibration: Calibration) -> str:
 
 
 def group_label(group: str) -> str:
-    """An interval group as the page says it: "CPU in read_write" for CPU|read_write."""
+    """An interval group as the page says it: "CPU in read_write" for CPU|read_write,
+    "spinning disks in oltp" for disks|oltp."""
     bottleneck, _, kind = group.partition(KIND_SEPARATOR)
+    if bottleneck == DISKS_GROUP:
+        bottleneck = "spinning disks"
     return f"{bottleneck} in {kind}" if kind else bottleneck
 
 

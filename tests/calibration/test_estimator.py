@@ -133,11 +133,33 @@ def test_a_kind_with_no_published_data_is_out_of_domain_and_wider() -> None:
     assert not outside.in_domain
     # wider than its bottleneck's own interval by the widening the calibration measured on
     # held-out points outside the other sources' range (three significant figures each end)
-    group = interval_group(outside.bottleneck, "read_mostly")
+    group = interval_group(outside.bottleneck, "read_mostly", disks=True)  # 8 x 15k disks
     low, high = bounds_for(CALIBRATION.bounds, group)
     assert CALIBRATION.out_of_domain_widening > 1.0
     assert math.log(outside.high / outside.low) == pytest.approx(
         (high - low) * CALIBRATION.out_of_domain_widening, abs=0.01
+    )
+
+
+def test_spinning_disks_take_the_interval_of_disks_and_flash_that_of_its_bottleneck() -> None:
+    """The same oltp machine on 15k disks and on NVMe: each interval is its group's, the
+    disks' whatever binds them (calibration.interval.DISKS_GROUP), wider than flash's."""
+    disks = estimate(raw_profile())
+    flash = estimate(
+        raw_profile(
+            **{"hardware.storage": {"media": "nvme", "device_count": 2, "raid_level": "raid1"}}
+        )
+    )
+    widths = {}
+    for e, on_disks in ((disks, True), (flash, False)):
+        group = interval_group(e.bottleneck, "oltp", disks=on_disks)
+        low, high = bounds_for(CALIBRATION.bounds, group)
+        widening = 1.0 if e.in_domain else CALIBRATION.out_of_domain_widening
+        assert math.log(e.high / e.low) == pytest.approx((high - low) * widening, abs=0.01)
+        widths[on_disks] = high - low
+    assert widths[True] > widths[False]
+    assert bounds_for(CALIBRATION.bounds, interval_group("CPU", "oltp", disks=True)) == (
+        bounds_for(CALIBRATION.bounds, interval_group("random reads", "oltp", disks=True))
     )
 
 
@@ -191,27 +213,15 @@ SEED_SOURCES = ("callaghan-2009-2disk", "callaghan-2008-insert", "callaghan-2011
 # near 4,600 (O_DIRECT) from 16 clients on.
 KNOWN_MISSES = {
     **dict.fromkeys(
-        ("5", "6", "7"),
-        "seed 000: 2,930-3,854 NOTPM from two 7200 rpm disks holding 2 GB of data, above "
-        "intervals reaching 2,790-3,680: the model's queued disk rate (x2 at full depth) has "
-        "no term for the short seeks of data spread over a sliver of each platter; these "
-        "fell inside while the intervals of the capacities they hit were x9 to x11 wide "
-        "(rows 3 and 4 are inside since disks write a page's dirty neighbours with them and "
-        "random reads in tpcc get their own interval)",
-    ),
-    **dict.fromkeys(
         ("12", "13", "14", "15"),
         "seed 003: saturation near 3,800 tps from 8 clients on unstated 2011 hardware; "
-        "the model has no MySQL 5.1 commit-path limit and puts the low end at 6,000 to 8,100",
+        "the model has no MySQL 5.1 commit-path limit and puts the low end at 5,360 to 7,280 "
+        "even in the wide interval of spinning disks",
     ),
-    "11": "seed 003 at 8 clients: 3,755 tps, 4% below its interval's low end (3,920); the "
-    "same missing commit-path limit as rows 12-15",
     **dict.fromkeys(
         ("20", "21", "22", "23"),
         "seed 003 with O_DIRECT: saturation near 4,600 tps from 16 clients; the same missing "
-        "commit-path limit puts the low end at 6,000 to 8,100, 24% to 43% above it; it fell "
-        "inside while update_heavy's interval was its own held-out misses, before intervals "
-        "were set by bottleneck",
+        "commit-path limit puts the low end at 5,360 to 7,280, 18% to 59% above it",
     ),
 }
 

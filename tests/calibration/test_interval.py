@@ -7,6 +7,7 @@ import pytest
 from calibration.calibrate import conformal_level
 from calibration.fit import Fit
 from calibration.interval import (
+    DISKS_GROUP,
     GROUP_MIN_SOURCES,
     INTERVAL,
     OUT_OF_DOMAIN_WIDENING,
@@ -157,14 +158,40 @@ def test_a_bottleneck_within_a_kind_gets_its_own_interval_when_enough_sources_ha
     """CPU-bound point selects that miss little get a narrower interval than CPU-bound updates
     that miss widely; a kind seen in too few sources takes its bottleneck's interval."""
     residuals, groups, sources = joined(
-        residuals_of(interval_group("CPU", "read_mostly"), GROUP_MIN_SOURCES, 0.1, 10),
-        residuals_of(interval_group("CPU", "update_heavy"), GROUP_MIN_SOURCES, 0.8, 11),
-        residuals_of(interval_group("CPU", "bulk_insert"), GROUP_MIN_SOURCES - 1, 0.3, 12),
+        residuals_of(interval_group("CPU", "read_mostly", disks=False), GROUP_MIN_SOURCES, 0.1, 10),
+        residuals_of(
+            interval_group("CPU", "update_heavy", disks=False), GROUP_MIN_SOURCES, 0.8, 11
+        ),
+        residuals_of(
+            interval_group("CPU", "bulk_insert", disks=False), GROUP_MIN_SOURCES - 1, 0.3, 12
+        ),
     )
     bounds = bounds_by_group(residuals, groups, sources)
     points, updates = bounds["CPU|read_mostly"], bounds["CPU|update_heavy"]
     assert points[1] < bounds["CPU"][1] < updates[1]
     assert "CPU|bulk_insert" not in bounds
-    assert bounds_for(bounds, interval_group("CPU", "bulk_insert")) == bounds["CPU"]
-    assert bounds_for(bounds, interval_group("page writes", "oltp")) == bounds["pooled"]
-    assert bottleneck_of(interval_group("random reads", "oltp")) == "random reads"
+    assert bounds_for(bounds, interval_group("CPU", "bulk_insert", disks=False)) == bounds["CPU"]
+    assert (
+        bounds_for(bounds, interval_group("page writes", "oltp", disks=False)) == bounds["pooled"]
+    )
+    assert bottleneck_of(interval_group("random reads", "oltp", disks=False)) == "random reads"
+
+
+def test_spinning_disks_take_the_interval_of_disks_whatever_binds_them() -> None:
+    """Disks that missed widely get their own, wider interval, whichever capacity bound them;
+    flash bound by the same capacity keeps its own."""
+    residuals, groups, sources = joined(
+        residuals_of(
+            interval_group("random reads", "oltp", disks=True), GROUP_MIN_SOURCES, 0.9, 20
+        ),
+        residuals_of(
+            interval_group("random reads", "oltp", disks=False), GROUP_MIN_SOURCES, 0.3, 22
+        ),
+    )
+    bounds = bounds_by_group(residuals, groups, sources)
+    disks = bounds_for(bounds, interval_group("random reads", "oltp", disks=True))
+    flash = bounds_for(bounds, interval_group("random reads", "oltp", disks=False))
+    assert disks == bounds[DISKS_GROUP]
+    assert flash == bounds["random reads|oltp"]
+    assert disks[1] > flash[1]
+    assert bounds_for(bounds, interval_group("page writes", "oltp", disks=True)) == disks

@@ -230,8 +230,10 @@ def estimate_panel(bars: list[Bar], *, chart_id: str, title: str) -> EstimatePan
 WIDE_INTERVAL = 3.0
 
 
-def interval_meaning(estimates: Estimates | None) -> list[str]:
-    """What the ranges mean, in a sentence each: the interval, why it is wide, and the gain."""
+def interval_meaning(estimates: Estimates | None, *, on_disks: bool = False) -> list[str]:
+    """What the ranges mean, in a sentence each: the interval, why it is wide, and the gain.
+    `on_disks`: the storage is spinning disks, whose interval is that of published disks
+    (calibration.interval.DISKS_GROUP)."""
     if estimates is None:
         return []
     rec = estimates.recommended
@@ -242,12 +244,19 @@ def interval_meaning(estimates: Estimates | None) -> list[str]:
     ]
     width = rec.high / rec.low if rec.low > 0 else float("inf")
     if width > WIDE_INTERVAL:
-        why = (
-            "this machine lies outside the published measurements"
-            if not rec.in_domain
-            else "machines described alike still differ in what a profile does not say "
-            "(the CPU model, exact drives, server build, client settings)"
-        )
+        if not rec.in_domain:
+            why = "this machine lies outside the published measurements"
+        elif on_disks:
+            why = (
+                "published results on spinning disks missed by more than flash's: a disk's "
+                "rate hangs on what a profile does not say (how far its seeks travel over the "
+                "data, how the controller reorders them)"
+            )
+        else:
+            why = (
+                "machines described alike still differ in what a profile does not say "
+                "(the CPU model, exact drives, server build, client settings)"
+            )
         lines.append(f"This one is wide (high/low ×{width:.1f}) because {why}.")
     gain = estimates.gain
     if gain is not None:

@@ -57,13 +57,19 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
         "os_items": os_rows(result),
         "exports": exports(result, base_url=_base_url(request)),
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
-        "interval_meaning": interval_meaning(result.estimate),
+        "interval_meaning": interval_meaning(result.estimate, on_disks=_on_disks(result)),
         "permalink": _base_url(request) + result.permalink,
         "probe": dict(
             zip(("version", "rows", "undetected"), report_rows(result.inputs), strict=True)
         ),
     }
     return TemplateResponse(request, "recommendations/result.html", context)
+
+
+def _on_disks(result: Result) -> bool:
+    """Whether the stored profile's storage is spinning disks (its echo, as the engine read it)."""
+    storage = result.inputs.get("hardware", {}).get("storage", {})
+    return isinstance(storage, dict) and storage.get("media") == "hdd"
 
 
 @require_GET

@@ -278,6 +278,30 @@ def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(clien
     assert "Anchored on the 5000 NOTPM you measured today" in html
 
 
+def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
+    """An interval on disks is theirs (calibration.interval.DISKS_GROUP): the page says why it
+    is wide in terms of disks, and not on flash."""
+    from advisor.recommendations.services import recommendation_create
+    from rules.validation import parse_profile
+
+    said = {}
+    for media, storage in (
+        ("hdd", EXAMPLE_PROFILE["hardware"]["storage"]),
+        ("nvme", {"media": "nvme", "device_count": 1, "raid_level": "none"}),
+    ):
+        profile = json.loads(json.dumps(EXAMPLE_PROFILE))
+        profile["hardware"]["storage"] = storage
+        result = recommendation_create(profile=parse_profile(profile))
+        assert result.estimate is not None
+        page = html.unescape(client.get(result.permalink).content.decode())
+        said[media] = "published results on spinning disks missed by more" in page
+        if media == "hdd":
+            rec = result.estimate.recommended
+            assert rec.in_domain
+            assert f"This one is wide (high/low ×{rec.high / rec.low:.1f})" in page
+    assert said == {"hdd": True, "nvme": False}
+
+
 def test_a_setting_without_an_estimated_effect_says_why(client):
     from advisor.recommendations.services import recommendation_create
     from rules.validation import parse_profile
