@@ -68,7 +68,8 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
 
 def _on_disks(result: Result) -> bool:
     """Whether the stored profile's storage is spinning disks (its echo, as the engine read it)."""
-    storage = result.inputs.get("hardware", {}).get("storage", {})
+    hardware = result.inputs.get("hardware")
+    storage = hardware.get("storage") if isinstance(hardware, dict) else None
     return isinstance(storage, dict) and storage.get("media") == "hdd"
 
 
