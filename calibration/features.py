@@ -44,6 +44,10 @@ from rules.units import GIB
 from rules.volumes import NETWORK_READ_LATENCY_S
 
 KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
+# Members as module constants: cheaper than the class attributes (rules.enums), ~30 reads an
+# estimate
+_HDD, _NETWORK_SSD = Media.HDD, Media.NETWORK_SSD
+_BULK_INSERT = WorkloadKind.BULK_INSERT.value
 FloatArray = npt.NDArray[np.float64]
 
 # Settings whose published effect the model applies as a fixed multiplier on the IO term.
@@ -428,12 +432,12 @@ def _situation(
     if storage.measured_iops is None:
         # Under a change buffer the insert benchmark's reads are the merges' (calibration.model),
         # which background threads issue many at a time: a full queue whatever the clients.
-        merges = kind == WorkloadKind.BULK_INSERT.value and change_buffer
+        merges = kind == _BULK_INSERT and change_buffer
         queue = math.inf if merges else concurrency
         read_iops, write_iops = queued_iops(storage, read_iops, write_iops, queue)
     # Approved fio submissions correct the device model; a network volume's rate is what was
     # provisioned, not a model of its devices, so it stays as given.
-    if storage.measured_iops is None and storage.media is not Media.NETWORK_SSD:
+    if storage.measured_iops is None and storage.media is not _NETWORK_SSD:
         read_iops *= math.exp(corrections.get(f"{storage.media.value}_read", 0.0))
         write_iops *= math.exp(corrections.get(f"{storage.media.value}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
@@ -467,7 +471,7 @@ def _situation(
         io_capacity=io_capacity,
         change_buffer=change_buffer,
         mysql_8=mysql_8,
-        disks=storage.media is Media.HDD,
+        disks=storage.media is _HDD,
     )
 
 
@@ -483,7 +487,7 @@ def queued_iops(
     queued) is kept where it is the higher, so a protected cache never gives fewer writes
     than none. Flash takes its queued 16 KiB rates per device, scaled as the array scales the
     one-at-a-time ones."""
-    if storage.media is Media.HDD:
+    if storage.media is _HDD:
         depth = max(queue / storage.device_count, 1.0)
         reach = min(math.log2(depth) / math.log2(QUEUED_HDD_FULL_DEPTH), 1.0)
         reads = read_iops * (1.0 + (QUEUED_HDD_FACTOR - 1.0) * reach)
@@ -511,7 +515,7 @@ def neighbour_pages(
     of its neighbours, the other 63 pages of its extent hold 63 q dirty ones (2: the whole
     extent), and the dirty run through it is 1 + 2 q / (1 - q) pages long (1: contiguous only),
     at most the extent."""
-    if storage.media is not Media.HDD or flush_neighbors <= 0:
+    if storage.media is not _HDD or flush_neighbors <= 0:
         return 1.0
     q = min(dirty_pct / 100.0 * pool_to_data, 1.0)
     if flush_neighbors >= 2:
@@ -525,14 +529,14 @@ def _fsync_costs_writes(storage: Storage) -> bool:
     """Whether skipping the data files' fsync speeds up the modelled page writes: on flash
     (a disk's seek dwarfs the fsync), with no protected cache, and not for a measured rate."""
     return (
-        storage.media is not Media.HDD
+        storage.media is not _HDD
         and not storage.has_protected_write_cache
         and storage.measured_iops is None
     )
 
 
 def _layout(storage: Storage) -> str:
-    if storage.media is not Media.HDD:
+    if storage.media is not _HDD:
         return "flash"
     return "single" if storage.device_count == 1 else "array"
 
@@ -541,9 +545,7 @@ def _io_factor(
     storage: Storage, layout: str, kind: str, read_ahead_on: bool, scheduler: str
 ) -> float:
     """The published setting multipliers on the IO terms: the disk scheduler and read-ahead."""
-    factor = (
-        SCHEDULER_IO_FACTOR.get(scheduler.split(" ")[0], 1.0) if storage.media is Media.HDD else 1.0
-    )
+    factor = SCHEDULER_IO_FACTOR.get(scheduler.split(" ")[0], 1.0) if storage.media is _HDD else 1.0
     if read_ahead_on and kind in READ_AHEAD_KINDS:
         factor *= READ_AHEAD_ON_IO_FACTOR[layout]
     return factor
@@ -552,8 +554,8 @@ def _io_factor(
 def _read_latency_s(storage: Storage, read_iops: float) -> float:
     """One read at queue depth 1: a disk's service time (1 / its IOPS), flash's published one,
     a network volume's round trip (the 1 ms the calibration's EBS rows use)."""
-    if storage.media is Media.HDD:
+    if storage.media is _HDD:
         return storage.device_count / max(read_iops, 1.0)
-    if storage.media is Media.NETWORK_SSD:
+    if storage.media is _NETWORK_SSD:
         return NETWORK_READ_LATENCY_S
     return FLASH_READ_LATENCY_S[storage.media]
