@@ -12,8 +12,10 @@ sparing numpy its broadcasting. The fit keeps calibration.model's path: its situ
 machines and kinds.
 """
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -87,7 +89,7 @@ class _Vectors:
 class _Configurations:
     """Each configuration's own terms: `columns` (rows of one value per configuration) are
     by_redo's numerator, by_dirty, io_factor, settings, log write IOPS, log io_capacity_max,
-    log syncs and miss."""
+    log syncs, miss and log miss."""
 
     columns: list[list[float]]
     variants: list[int]  # 2 x unbuffered + doublewrite
@@ -161,10 +163,11 @@ def _capacities(
     n = len(configs)
     kind = KINDS.index(machine.kind)
     own = _configuration_terms(machine, configs, vectors.max_exp_redo)
-    # One workspace: the configurations' terms spread over the vectors (the first eight),
-    # then what is logged in one call (from miss on), then the device's two capacities.
-    space = np.empty((14, n, len(vectors.beta[0])))
-    np.copyto(space[:8], np.array(own.columns)[:, :, np.newaxis])
+    # One workspace: the configurations' terms spread over the vectors (the first nine),
+    # then what is logged in one call (from wmiss on), then the device's two capacities.
+    space = np.empty((15, n, len(vectors.beta[0])))
+    columns = _floats(list(chain.from_iterable(own.columns))).reshape(9, n)
+    np.copyto(space[:9], columns[:, :, np.newaxis])
     (
         by_redo,
         by_dirty,
@@ -174,12 +177,13 @@ def _capacities(
         log_icm,
         log_syncs,
         miss,
+        _,  # log miss
         wmiss,
         checkpoint_share,
         cpu_s,
         wait_s,
-    ) = space[:12]
-    logged, device = space[7:12], space[12:]
+    ) = space[:13]
+    logged, device = space[9:13], space[13:]
     log_reads, reads, log_changes, log_writes = _unit_terms(vectors, own.variants, n)
     # model.busy_cores for one machine, in numpy's scalar ufuncs (the same bits, no arrays)
     cores = float(machine.cores)
@@ -207,7 +211,7 @@ def _capacities(
     np.maximum(miss, combine, out=wmiss)
     np.subtract(combine, miss, out=checkpoint_share)
     np.maximum(checkpoint_share, 0.0, out=checkpoint_share)
-    np.log(logged, out=logged)  # miss, wmiss, checkpoint share, cpu_s, wait_s
+    np.log(logged, out=logged)  # wmiss, checkpoint share, cpu_s, wait_s
     log_cpu, log_read, log_device, log_commit, log_flush = terms
     np.multiply(vectors.gamma[:n], log_parallel, out=log_cpu)
     np.subtract(log_cpu, cpu_s, out=log_cpu)
@@ -219,7 +223,7 @@ def _capacities(
     # negated: -((a - b - m) + s) is (b - a + m) - s bit for bit (IEEE is symmetric in sign).
     np.subtract(log_reads, log_iops, out=device[0])
     np.subtract(log_writes, log_write_iops, out=device[1])
-    np.add(device, space[7:9], out=device)
+    np.add(device, space[8:10], out=device)
     np.subtract(device, settings, out=device)
     np.logaddexp(device[0], device[1], out=log_device)
     np.negative(log_device, out=log_device)
@@ -329,7 +333,9 @@ def _configuration_terms(
     # model.capacities: a kind that changes nothing syncs nothing at commit
     syncs = [(c + b) * changes for c, b in zip(commit_syncs, binlog_syncs, strict=True)]
     n = len(configs)
-    logs = np.log([*io_factors, *write_iops, *io_capacity_maxes, *syncs]).tolist()
+    # miss is one value per configuration: logged here, n logs, not n x vectors once spread
+    # (11 logs for 517 in a recommendation's pass)
+    logs = np.log(_floats([*io_factors, *write_iops, *io_capacity_maxes, *syncs, *miss])).tolist()
     log_per_second = _LOG_PER_SECOND[kind]
     smallest = [
         (d if d < r else r) / pages
@@ -344,8 +350,9 @@ def _configuration_terms(
             [v + log_per_second for v in logs[:n]],
             logs[n : 2 * n],
             logs[2 * n : 3 * n],
-            logs[3 * n :],
+            logs[3 * n : 4 * n],
             miss,
+            logs[4 * n :],
         ],
         variants=[
             2 * (bulk and cb == 0) + (dw > 0)
@@ -356,6 +363,13 @@ def _configuration_terms(
         io_capacities=list(io_capacities),
         wide=all(s > _SMALL_WINDOW for s in smallest) and all(d == d for d in by_dirty),
     )
+
+
+def _floats(values: list[float]) -> FloatArray:
+    """np.array(values) for Python floats, the same bits, through struct's native doubles: numpy
+    works out each element's type first, ~360 instructions a float where struct takes ~90
+    (callgrind; the workspace's 99 values cost 48k instructions through np.array)."""
+    return np.frombuffer(struct.pack(f"{len(values)}d", *values))
 
 
 def _miss(shares: list[float], access: float) -> list[float]:
