@@ -37,7 +37,7 @@ from rules.devices import (
     QUEUED_HDD_FULL_DEPTH,
 )
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
-from rules.frozen import quick_init
+from rules.frozen import quick_init, quick_new
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability, device_facts
 from rules.units import GIB
@@ -154,6 +154,7 @@ class Situation:
     disks: bool = False  # spinning disks: the estimate takes their interval (calibration.interval)
 
 
+_new_situation = quick_new(Situation)  # Situation(...), cheaper (rules.frozen)
 Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
 
 
@@ -448,7 +449,7 @@ def _situation(
         storage, flush_neighbors, dirty_pct or DEFAULT_MAX_DIRTY_PCT, pool_to_data
     )
     io_factor = _io_factor(storage, _layout(storage), kind, read_ahead_on, scheduler)
-    return Situation(
+    return _new_situation(
         kind=kind,
         read_iops=read_iops,
         write_iops=write_iops,

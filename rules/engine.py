@@ -11,7 +11,7 @@ from rules.currentvalues import DERIVED, change_between, current_value
 from rules.defaults import matches_default
 from rules.enums import ControllerCache, FlashClass
 from rules.estimator_interface import Estimator
-from rules.frozen import positional_new
+from rules.frozen import positional_new, quick_new
 from rules.profile import Profile
 from rules.registry import OS_RULES, SETTING_RULES
 from rules.result import Change, Estimates, OsItem, Result, Setting
@@ -26,6 +26,7 @@ RULESET_VERSION = "2026.2"
 # json.dumps(..., sort_keys=True, default=str), without building an encoder for every result.
 _ID_JSON = json.JSONEncoder(sort_keys=True, default=str)
 _new_setting = positional_new(Setting)  # a SettingDraft's fields, then the effect's two
+_new_os_item = quick_new(OsItem)  # OsItem(...), cheaper (rules.frozen)
 _SCOPE = str(Setting.__dataclass_fields__["scope"].default)  # every setting's, as Setting says
 _KEEP = Change.KEEP  # a module constant: cheaper than the class attribute (rules.enums)
 
@@ -146,7 +147,7 @@ def _os_item(rule: OsRule, proposal: OsProposal, ctx: Context) -> OsItem:
     case = rule.cases[proposal.case]
     pasted = ctx.profile.current
     current = pasted.os.get(proposal.name) if pasted else None
-    return OsItem(
+    return _new_os_item(
         name=proposal.name,
         value=proposal.value,
         devices=proposal.devices,

@@ -1,12 +1,12 @@
 """quick_init gives a frozen dataclass the same __init__, only quicker; positional_new builds one
-from its fields in order."""
+from its fields in order, and quick_new as its __init__ would, both through a twin class."""
 
 import dataclasses
 import inspect
 
 import pytest
 
-from rules.frozen import positional_new, quick_init
+from rules.frozen import positional_new, quick_init, quick_new
 from rules.result import Change, Evidence, OsItem, Setting
 from rules.rule import Proposal
 
@@ -117,3 +117,31 @@ def test_positional_new_refuses_a_class_it_could_not_build() -> None:
 
     with pytest.raises(TypeError):
         positional_new(Mutable)
+
+
+def test_quick_new_takes_what_the_init_takes_and_builds_the_same_frozen_object() -> None:
+    build = quick_new(Quick)
+    shape = [(p.name, p.kind) for p in inspect.signature(build).parameters.values()]
+    assert shape == [(p.name, p.kind) for p in inspect.signature(Plain).parameters.values()]
+    for args, kwargs in [((1,), {}), ((1, "x", [2]), {"d": True}), ((), {"a": 3, "c": [4]})]:
+        built = build(*args, **kwargs)
+        assert type(built) is Quick
+        assert built == Quick(*args, **kwargs)
+    assert build(1).c is not build(1).c
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        build(1).a = 2  # type: ignore[misc]
+
+
+def test_quick_new_refuses_a_class_with_a_base() -> None:
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Base:
+        a: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Derived(Base):
+        b: int
+
+    with pytest.raises(TypeError):
+        quick_new(Derived)
+    with pytest.raises(TypeError):
+        positional_new(Derived)
