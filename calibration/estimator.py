@@ -101,7 +101,7 @@ class CalibratedEstimator:
             profile, configs, year=self._year, corrections=self._calibration.device_corrections
         )
         logs, binding = self._pass.run(machine, rows)
-        kind = profile.workload.kind.value
+        kind = profile.workload.kind._value_  # .value (rules.enums)
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         inside = self._row_in_domain(kind, machine, rows[1])
         current = gain = None

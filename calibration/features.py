@@ -212,8 +212,9 @@ def situation_of_profile(
     config = with_server_defaults(profile, config)
     storage = profile.hardware.storage
     pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
+    kind = profile.workload.kind._value_  # .value (rules.enums)
     return _situation(
-        kind=profile.workload.kind.value,
+        kind=kind,
         storage=storage,
         bp_gb=pool,
         data_gb=profile.workload.data_size_gb,
@@ -227,7 +228,7 @@ def situation_of_profile(
         year=year,
         volatile_cache=False,
         corrections=corrections or {},
-        access=ACCESS_CODES[BENCHMARKS[profile.workload.kind.value].access],
+        access=ACCESS_CODES[BENCHMARKS[kind].access],
         doublewrite=not is_off(config.get("innodb_doublewrite", "ON")),
         binlog=binlog_on_by_default(profile),
         binlog_sync=binlog_on_by_default(profile) and str(config.get("sync_binlog", 0)) == "1",
@@ -439,8 +440,9 @@ def _situation(
     # Approved fio submissions correct the device model; a network volume's rate is what was
     # provisioned, not a model of its devices, so it stays as given.
     if storage.measured_iops is None and storage.media is not _NETWORK_SSD:
-        read_iops *= math.exp(corrections.get(f"{storage.media.value}_read", 0.0))
-        write_iops *= math.exp(corrections.get(f"{storage.media.value}_write", 0.0))
+        media = storage.media._value_  # .value (rules.enums)
+        read_iops *= math.exp(corrections.get(f"{media}_read", 0.0))
+        write_iops *= math.exp(corrections.get(f"{media}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
     if no_fsync and _fsync_costs_writes(storage):
         write_iops *= NO_FSYNC_WRITE_FACTOR

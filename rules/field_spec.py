@@ -289,7 +289,7 @@ def _echoer(cls: type, skip: frozenset[str]) -> Echoer:
             names[f"_echo{i}"] = spec.echo
             value = f"None if _v is None else _echo{i}(_v)"
         elif spec is not None:  # None stays None: it is no StrEnum
-            value = "_v.value if isinstance(_v, _StrEnum) else _v"
+            value = "_v._value_ if isinstance(_v, _StrEnum) else _v"  # .value (rules.enums)
         elif section:
             inner = _section_type(_hints(cls)[name])
             names[f"_echo{i}"] = echo if inner is None else _echoer(inner, frozenset())
