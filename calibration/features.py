@@ -15,7 +15,6 @@ from calibration.benchmarks import ACCESS_CODES, BENCHMARKS, SPECIAL_DISTRIBUTIO
 from calibration.points import Point
 from calibration.server_config import (
     ConfigValue,
-    binlog_on_by_default,
     change_buffer_of,
     flush_neighbors_of,
     io_capacity_max_of,
@@ -28,6 +27,7 @@ from calibration.server_config import (
     server_defaults,
     with_server_defaults,
 )
+from rules.binlog import binary_log_on
 from rules.currentvalues import is_off
 from rules.devices import (
     BBU_HDD_WRITE_FACTOR,
@@ -213,6 +213,7 @@ def situation_of_profile(
     storage = profile.hardware.storage
     pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
     kind = profile.workload.kind._value_  # .value (rules.enums)
+    binlog = binary_log_on(profile)
     return _situation(
         kind=kind,
         storage=storage,
@@ -230,8 +231,8 @@ def situation_of_profile(
         corrections=corrections or {},
         access=ACCESS_CODES[BENCHMARKS[kind].access],
         doublewrite=not is_off(config.get("innodb_doublewrite", "ON")),
-        binlog=binlog_on_by_default(profile),
-        binlog_sync=binlog_on_by_default(profile) and str(config.get("sync_binlog", 0)) == "1",
+        binlog=binlog,
+        binlog_sync=binlog and str(config.get("sync_binlog", 0)) == "1",
         redo_mb=redo_mb_of(profile, config),
         io_capacity_max=io_capacity_max_of(config),
         io_capacity=io_capacity_of(config),

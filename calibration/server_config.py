@@ -117,13 +117,6 @@ def io_capacity_of(config: Mapping[str, ConfigValue]) -> float:
     return float(config.get("innodb_io_capacity", 200))
 
 
-def binlog_on_by_default(profile: Profile) -> bool:
-    """The profile does not say whether the binary log is on; each server's default decides:
-    on since MySQL 8.0 (mysql-manual-binary-log), off on 5.7 and on MariaDB
-    (mariadb-docs-binary-log)."""
-    return mysql_8_or_later(profile)
-
-
 def mysql_8_or_later(profile: Profile) -> bool:
     """MySQL or Percona Server 8.0 or later (calibration.model's mysql8_cpu); MariaDB never
     took 8.0's code."""

@@ -6,7 +6,7 @@ Unsafe means a value that can lose committed data, outgrow the machine or stop t
   * innodb_flush_method = O_DIRECT_NO_FSYNC without a protected write cache, innodb_doublewrite
     off (or DETECT_ONLY), query cache variables on MySQL 8.0+ (rules.audit.unsafe_current);
   * innodb_flush_log_at_trx_commit or a pasted sync_binlog other than 1 when the profile asks
-    for full durability;
+    for full durability (sync_binlog only where a binary log is written: rules.binlog);
   * a redo log whose worst-case replay exceeds the profile's recovery target;
   * a buffer pool that, with the memory the server needs beside it, is larger than the RAM.
 Pure: the profile and the engine's result in, a frozen report out.
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from rules.apply import catalog_of
 from rules.audit import unsafe_current
+from rules.binlog import binary_log_on
 from rules.catalog import ServerCatalog
 from rules.current import parse_number
 from rules.currentvalues import current_value
@@ -79,18 +80,19 @@ def _relaxed_durability(profile: Profile, current: Current) -> list[Unsafe]:
     if profile.workload.durability is not Durability.FULL:
         return []
     found = []
-    for name, durable in DURABLE.items():
+    # Without a binary log, sync_binlog syncs nothing and loses nothing.
+    checked = DURABLE if binary_log_on(profile) else {"innodb_flush_log_at_trx_commit": 1}
+    for name, durable in checked.items():
         text = current.variables.get(name)
         value = parse_number(text) if text is not None else None
         if value is None or value == durable:
             continue
-        binlog = " (when the binary log is on)" if name == "sync_binlog" else ""
         found.append(
             Unsafe(
                 name,
                 text or "",
                 f"{name} = {text} lets a crash lose commits the clients were told had "
-                f"succeeded{binlog}, and the profile asks for full durability: set {durable}.",
+                f"succeeded, and the profile asks for full durability: set {durable}.",
             )
         )
     return found

@@ -28,6 +28,11 @@ AUDITED_NAMES = frozenset(
     }
 )
 
+# Read although the catalog has no row for it (the advisor never sets it): whether the server
+# writes a binary log, which the sync_binlog rule and the throughput model ask (rules/binlog.py).
+READ_UNCATALOGUED = frozenset({"log_bin"})
+_KEPT_UNCATALOGUED = AUDITED_NAMES | READ_UNCATALOGUED
+
 # Names whose value may be a secret or point at one: passwords, authentication strings, keys,
 # certificates and the TLS settings that name them (wsrep_sst_auth, ssl_key, *_password, ...).
 _CREDENTIAL = re.compile(
@@ -46,7 +51,9 @@ def keep_read_variables(
 ) -> tuple[dict[str, str], list[str]]:
     """(the variables the advisor reads or audits, a note on what was dropped, if anything)."""
     kept = {
-        name: value for name, value in variables.items() if name in read or name in AUDITED_NAMES
+        name: value
+        for name, value in variables.items()
+        if name in read or name in _KEPT_UNCATALOGUED
     }
     dropped = [name for name in variables if name not in kept]
     if not dropped:

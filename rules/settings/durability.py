@@ -1,8 +1,10 @@
 """innodb_flush_log_at_trx_commit and sync_binlog, from the durability the user asked for."""
 
+from rules.binlog import binary_log_on, pasted_log_bin
 from rules.enums import Durability
 from rules.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
+from rules.version import FLAVOR_NAMES
 
 # full: write and sync the redo log at every commit (1) and sync the binlog at every commit
 # group (1). relaxed: write at commit, sync about once a second (2); sync the binlog every 1000
@@ -21,8 +23,21 @@ def compute_trx_commit(ctx: Context) -> tuple[Proposal, ...]:
 
 
 def compute_sync_binlog(ctx: Context) -> tuple[Proposal, ...]:
+    """The value the durability asks for, whether or not a binary log is written today: a
+    server without one gets it set for the day log_bin is turned on, and says so."""
     durability = ctx.profile.workload.durability
-    return (Proposal("sync_binlog", SYNC_BINLOG[durability], durability._value_),)
+    value = SYNC_BINLOG[durability]
+    if binary_log_on(ctx.profile):
+        return (Proposal("sync_binlog", value, durability._value_),)
+    return (Proposal("sync_binlog", value, f"{durability._value_}-off", {"why": _why_off(ctx)}),)
+
+
+def _why_off(ctx: Context) -> str:
+    """Why this server writes no binary log: the pasted configuration, or the release."""
+    if pasted_log_bin(ctx.profile) is not None:  # pasted, and off, or the rule would not ask
+        return "the pasted configuration turns log_bin off"
+    server = ctx.profile.server
+    return f"{FLAVOR_NAMES[server.flavor]} {server.version} writes none unless log_bin is set"
 
 
 _EV_S13 = Evidence(
@@ -93,6 +108,14 @@ RULE_SYNC_BINLOG = Rule(
             "consistent after a crash, which replicas and point-in-time recovery need.",
             (_EV_BINLOG,),
         ),
+        "full-off": Case(
+            "no binary log here: 1 matters once log_bin is set",
+            "This server writes no binary log ({why}), so sync_binlog changes nothing today. "
+            "1 is the value to have when it is turned on for replicas or point-in-time "
+            "recovery: it syncs the binary log at every commit group, which with "
+            "innodb_flush_log_at_trx_commit=1 keeps it consistent with InnoDB after a crash.",
+            (_EV_BINLOG,),
+        ),
         "relaxed": Case(
             "sync the binary log every 1000 commit groups",
             "1000 syncs the binary log every 1000 commit groups instead of each one; "
@@ -100,6 +123,14 @@ RULE_SYNC_BINLOG = Rule(
             "replica may need rebuilding. It matches the relaxed durability asked "
             "for.",
             (_EV_BINLOG, _EV_S13),
+        ),
+        "relaxed-off": Case(
+            "no binary log here: 1000 matters once log_bin is set",
+            "This server writes no binary log ({why}), so sync_binlog changes nothing today. "
+            "Once log_bin is set, 1000 syncs it every 1000 commit groups instead of each one, "
+            "matching the relaxed durability asked for; an OS crash may then lose its last "
+            "commits, and a replica may need rebuilding.",
+            (_EV_BINLOG,),
         ),
     },
     compute=compute_sync_binlog,

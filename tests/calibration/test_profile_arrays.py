@@ -100,3 +100,19 @@ def test_skipping_the_fsync_speeds_up_modelled_flash_writes_but_not_a_measured_r
         assert no_fsync == pytest.approx(fsync * NO_FSYNC_WRITE_FACTOR)
     else:
         assert no_fsync == fsync == 30000
+
+
+_MARIADB = {"server.flavor": "mariadb", "server.version": "10.11"}
+
+
+def test_a_pasted_log_bin_is_kept_and_feeds_the_model() -> None:
+    """log_bin has no catalog row but is read: kept in the echo, and on MariaDB it turns the
+    model's binary log on (its row events' CPU and, with sync_binlog=1, its syncs)."""
+    told = parse_profile(raw_profile(**_MARIADB, current={"mycnf": "[mysqld]\nlog-bin\n"}))
+    assert told.current is not None
+    assert told.current.variables["log_bin"] == "ON"
+    plain = parse_profile(raw_profile(**_MARIADB))
+    on = situation_of_profile(told, {"sync_binlog": 1}, year=2026)
+    off = situation_of_profile(plain, {"sync_binlog": 1}, year=2026)
+    assert (on.binlog, on.binlog_sync) == (True, True)
+    assert (off.binlog, off.binlog_sync) == (False, False)

@@ -44,6 +44,12 @@ CASES = [
         "innodb_flush_log_at_trx_commit",
     ),
     ("relaxed binlog syncing with full durability", "sync_binlog = 0", {}, "sync_binlog"),
+    (
+        "relaxed binlog syncing with the binary log on (MariaDB)",
+        "sync_binlog = 0\nlog-bin = mysql-bin",
+        {"server.flavor": "mariadb", "server.version": "10.11"},
+        "sync_binlog",
+    ),
     # 8 GiB on disks: ~40 minutes of replay at 5 min/GiB (percona-log-file-size-recovery).
     (
         "redo beyond the recovery target",
@@ -86,6 +92,12 @@ SAFE_VARIANTS = [
         "innodb_redo_log_capacity = 1G",
         {"workload.recovery_target_minutes": 10},
     ),
+    (
+        "relaxed binlog syncing where no binary log is written (MariaDB's default)",
+        "sync_binlog = 0",
+        {"server.flavor": "mariadb", "server.version": "10.11"},
+    ),
+    ("relaxed binlog syncing with the binary log off", "sync_binlog = 0\nskip-log-bin", {}),
     (
         "query cache on MariaDB",
         "query_cache_type = 0",

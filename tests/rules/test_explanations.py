@@ -18,6 +18,7 @@ from rules.catalog import ServerCatalog, catalog_for
 from rules.defaults import io_capacity_max_default, server_name
 from rules.devices import PAGE_BYTES
 from rules.engine import recommend
+from rules.enums import Flavor
 from rules.memory import memory_budget
 from rules.profile import Profile
 from rules.registry import SETTING_RULES
@@ -32,6 +33,7 @@ from rules.settings.redo_log import DEFAULT_RECOVERY_MINUTES, RECOVERY_SECONDS_P
 from rules.storage import ArrayCapability, array_capability
 from rules.units import GIB, bytes_for_people
 from rules.validation import parse_profile
+from rules.version import FLAVOR_NAMES
 from rules.workload import WRITE_INTENSITY
 from tests.rules.test_properties import PROPERTY_SETTINGS, raw_profiles
 
@@ -378,6 +380,23 @@ def _nothing(seen: Seen) -> set[str]:
     return set()
 
 
+def _binlog(seen: Seen) -> set[str]:
+    """Without a binary log the text says why: the pasted log_bin, else the release."""
+    if not seen.case.endswith("-off"):
+        return set()
+    current = seen.profile.current
+    pasted = current.variables.get("log_bin") if current is not None else None
+    server = seen.profile.server
+    if pasted is None:
+        assert server.flavor is Flavor.MARIADB or server.version.key() < (8, 0, 0)
+        name = FLAVOR_NAMES[server.flavor]
+        seen.check("why", f"{name} {server.version} writes none unless log_bin is set")
+    else:
+        assert pasted.strip().strip("'\"").upper() in ("OFF", "0", "FALSE", "NO")
+        seen.check("why", "the pasted configuration turns log_bin off")
+    return {"why"}
+
+
 CHECKS: dict[str, Callable[[Seen], set[str]]] = {
     "buffer-pool-ram-share": _buffer_pool,
     "buffer-pool-instances-of-a-gib-or-more": _pool_instances,
@@ -398,7 +417,7 @@ CHECKS: dict[str, Callable[[Seen], set[str]]] = {
     "max-dirty-pages-write-combining": _dirty_max,
     "dirty-pages-preflush-low-water-mark": _dirty_lwm,
     "flush-log-at-commit-from-durability": _fsyncs,
-    "sync-binlog-from-durability": _nothing,
+    "sync-binlog-from-durability": _binlog,
     "flush-neighbors-by-media": _neighbours,
 }
 # Numbers written into the templates themselves that name the value: the value must be them.
@@ -410,7 +429,12 @@ VALUE_IN_TEXT: dict[str, tuple[str, ...]] = {
     "read-io-threads-from-cores": (r"^(\d+), the server default",),
     "write-io-threads-by-media": (r"^(\d+) write threads",),
     "flush-log-at-commit-from-durability": (r"^(\d+) (?:writes|syncs)",),
-    "sync-binlog-from-durability": (r"^(\d+) syncs",),
+    "sync-binlog-from-durability": (
+        r"^(\d+) syncs",
+        r"here: (\d+) matters",
+        r"today\. (\d+) is the value",
+        r"set, (\d+) syncs",
+    ),
     "max-dirty-pages-write-combining": (r"^(\d+)%",),
     "dirty-pages-preflush-low-water-mark": (r"at (\d+)% dirty",),
 }

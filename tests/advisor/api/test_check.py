@@ -84,6 +84,7 @@ CONFIG_TEXT = st.one_of(
                     "innodb_flush_method",
                     "innodb_doublewrite",
                     "sync_binlog",
+                    "log_bin",
                     "innodb_buffer_pool_size",
                     "innodb_redo_log_capacity",
                     "innodb_flush_log_at_trx_commit",

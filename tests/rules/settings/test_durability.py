@@ -21,3 +21,28 @@ def test_it_explains_that_a_battery_backed_cache_makes_full_durability_cheap() -
         "innodb_flush_log_at_trx_commit", **hdd(4, "raid10", cache="write_back_bbu")
     )
     assert "5,000" in setting.explanation
+
+
+MARIADB = {"server.flavor": "mariadb", "server.version": "10.11"}
+
+
+@pytest.mark.parametrize(
+    ("overrides", "pasted", "written"),
+    [
+        ({}, None, True),  # MySQL 8.0 writes a binary log by default
+        (MARIADB, None, False),  # MariaDB does not
+        (MARIADB, {"mycnf": "[mysqld]\nlog-bin=mysql-bin\n"}, True),
+        ({}, {"mycnf": "[mysqld]\nskip-log-bin\n"}, False),
+        ({}, {"variables": {"log_bin": "OFF"}}, False),
+        ({"server.version": "5.7"}, {"variables": {"log_bin": "ON"}}, True),
+    ],
+)
+def test_sync_binlog_says_when_no_binary_log_is_written(overrides, pasted, written) -> None:
+    """The durability's value either way; without a binary log (the release's default or the
+    pasted log_bin), the explanation says it changes nothing until log_bin is set."""
+    if pasted is not None:
+        overrides = {**overrides, "current": pasted}
+    setting = setting_for("sync_binlog", **overrides)
+    assert setting.value == 1
+    assert ("changes nothing today" in setting.explanation) is not written
+    assert ("replicas and backups agree" in setting.reason) is written
