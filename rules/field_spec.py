@@ -14,7 +14,7 @@ from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from rules.frozen import quick_new
+from rules.frozen import is_frozen_slots, quick_new
 
 _META = "accepts"
 _TEXT_OF = "input_text_of"
@@ -248,10 +248,7 @@ def _builder(cls: type, prefix: str, given: tuple[str, ...]) -> Builder:
 def _constructor(cls: type) -> Callable[..., Any]:
     """The profile's classes are frozen slots dataclasses, built through quick_new (cheaper,
     rules.frozen); any other class is called."""
-    params = getattr(cls, "__dataclass_params__", None)
-    if params is None or not params.frozen or "__slots__" not in cls.__dict__:
-        return cls
-    return quick_new(cls)
+    return quick_new(cls) if is_frozen_slots(cls) else cls
 
 
 def _required(cls: type, name: str) -> Any:

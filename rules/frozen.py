@@ -64,9 +64,20 @@ def quick_new(cls: type[T]) -> Callable[..., T]:
     return new
 
 
+def is_frozen_slots(cls: type) -> bool:
+    """Whether quick_init, quick_new and positional_new can build `cls`: a frozen slots
+    dataclass with no post-init."""
+    params = getattr(cls, "__dataclass_params__", None)
+    return (
+        params is not None
+        and params.frozen
+        and "__slots__" in cls.__dict__
+        and not hasattr(cls, "__post_init__")
+    )
+
+
 def _check_frozen_slots(cls: type, helper: str) -> None:
-    params = cls.__dataclass_params__  # type: ignore[attr-defined]
-    if not params.frozen or "__slots__" not in cls.__dict__ or hasattr(cls, "__post_init__"):
+    if not is_frozen_slots(cls):
         raise TypeError(f"{cls.__name__}: {helper} needs a frozen slots dataclass, no post-init")
 
 
