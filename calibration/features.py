@@ -312,6 +312,7 @@ _CONFIG_COLUMNS = (
     "change_buffer",
     "io_capacity",
 )
+CONFIG_WIDTH = len(_CONFIG_COLUMNS)  # the values in a ConfigRow
 
 
 def _point_access(point: Point) -> str:

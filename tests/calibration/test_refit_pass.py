@@ -121,3 +121,14 @@ def test_more_configurations_than_its_width_spread_the_vectors_again(count) -> N
         for i in range(count)
     ]
     assert_same_as_the_model(MACHINES[0], rows)
+
+
+def test_a_repeated_configuration_gets_the_bits_of_its_first() -> None:
+    base = (5000.0, 0.1, 1.0, 1.0, 90.0, 1.0, 0.0, 2048.0, 2000.0, 1.0, 200.0)
+    other = (5000.0, 0.4, 1.0, 1.0, 90.0, 1.0, 0.0, 2048.0, 2000.0, 1.0, 200.0)
+    signed = (5000.0, 0.1, 1.0, 1.0, 90.0, 1.0, 0.0, 2048.0, 2000.0, 1.0, -0.0)
+    rows = [base, other, base, signed, base]
+    assert_same_as_the_model(MACHINES[0], rows)
+    logs, binding = PASS.run(MACHINES[0], rows)
+    np.testing.assert_array_equal(logs[2], logs[0], strict=True)
+    assert binding[4] == binding[0]
