@@ -11,7 +11,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import numpy.typing as npt
 
-from calibration.benchmarks import ACCESS_CODES, BENCHMARKS, SPECIAL_DISTRIBUTION_UNTIL_YEAR
+from calibration.benchmarks import (
+    ACCESS_CODES,
+    BENCHMARKS,
+    SPECIAL_DISTRIBUTION_UNTIL_YEAR,
+    UPDATE_TEST_CODES,
+)
 from calibration.points import Point
 from calibration.server_config import (
     ConfigValue,
@@ -151,6 +156,7 @@ class Situation:
     io_capacity: float = math.inf  # background pages/s (buffer merges); inf: not stated
     change_buffer: bool = True  # secondary-index changes are buffered, not read by the client
     mysql_8: bool = False  # MySQL 8.0 or later: more CPU per statement (model's mysql8_cpu)
+    update_test: float = 0.0  # which sysbench update test: benchmarks.UPDATE_TEST_CODES
     disks: bool = False  # spinning disks: the estimate takes their interval (calibration.interval)
 
 
@@ -197,6 +203,8 @@ def situation_of_point(point: Point, corrections: Corrections | None = None) -> 
     )
     if point.read_latency_ms is not None:
         situation = replace(situation, read_latency_s=point.read_latency_ms / 1000.0)
+    if point.update_test:
+        situation = replace(situation, update_test=UPDATE_TEST_CODES[point.update_test])
     return situation
 
 
@@ -346,6 +354,7 @@ _FLOAT_COLUMNS = (
 )
 _FLAG_COLUMNS = (
     "commit_syncs",
+    "update_test",
     "access",
     "doublewrite",
     "binlog",

@@ -18,8 +18,9 @@ For workload kind k, in the kind's reference unit (per minute for NOTPM, per sec
 
 statements_k is one unit's CPU work in point selects, so every kind shares the one CPU capacity
 c, scaled by f_k within bounds. reads_k and writes_k are the pages one unit of the reference
-benchmark reads and dirties with nothing cached (calibration.benchmarks); e_k scales both within
-physical bounds. miss is the share of page accesses that miss the pool: 1 - h for uniform keys,
+benchmark reads and dirties with nothing cached (calibration.benchmarks; a published update run
+that names its sysbench test takes that test's three counts); e_k scales both within physical
+bounds. miss is the share of page accesses that miss the pool: 1 - h for uniform keys,
 sysbench 0.4's "special" draw, or tpcc's NURand curve (computed, not fitted), with
 h = min(pool / data, 1). A dirtied page is written back when it is evicted (miss) or when the
 checkpoint needs it (combine: how many changes share one write while the redo log and the
@@ -49,6 +50,7 @@ from calibration.benchmarks import (
     SPECIAL_HOT_SHARE,
     TPCC,
     TPCC_STOCK_CHANGES,
+    UPDATE_TESTS,
 )
 from calibration.features import KINDS, FloatArray
 
@@ -124,6 +126,11 @@ _LOG_READS = np.log(_READS)
 with np.errstate(divide="ignore"):
     _LOG_WRITES = np.log(_WRITES)  # point selects dirty nothing: -inf
 _LOG_PER_SECOND = np.log(_PER_SECOND)
+# A named sysbench update test against update_heavy's average of the two, by the situation's
+# update_test code (calibration.benchmarks.UPDATE_TESTS): scales on its statements and pages.
+_TEST_STATEMENTS = np.array([t.statements / UPDATE_TESTS[0].statements for t in UPDATE_TESTS])
+_TEST_LOG_READS = np.log([t.reads / UPDATE_TESTS[0].reads for t in UPDATE_TESTS])
+_TEST_LOG_WRITES = np.log([t.writes / UPDATE_TESTS[0].writes for t in UPDATE_TESTS])
 _LOG_COMMIT_UNITS = np.log(_COMMIT_UNITS)
 
 
@@ -170,8 +177,9 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         combine = write_combining(x, redo_per_change)
         log_miss = np.log(miss)
         log_wmiss = np.log(np.maximum(miss, combine))
-        log_changes_per_unit = _LOG_WRITES[kind] + e
-        log_reads_per_unit = _LOG_READS[kind] + e
+        test = x["update_test"].astype(int)  # 0 for every kind but a named update test
+        log_changes_per_unit = _LOG_WRITES[kind] + _TEST_LOG_WRITES[test] + e
+        log_reads_per_unit = _LOG_READS[kind] + _TEST_LOG_READS[test] + e
         log_writes_per_unit = log_changes_per_unit + np.log1p(x["doublewrite"] * dw_cost)
         # The page cleaner flushes for the checkpoint at most io_capacity_max pages per
         # second (times an overdrive for sync flushing); pages evicted dirty from the LRU are
@@ -192,8 +200,10 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         # turn, so c clients finish at most c per (CPU time + reads x latency): Little's law.
         changes = _WRITES[kind] > 0  # point selects change nothing: no events, no redo
         events = x["binlog"] * changes
-        statement_s = _STATEMENTS[kind] * np.exp(
-            binlog_cpu * events + mysql8_cpu * x["mysql_8"] - c - f - era
+        statement_s = (
+            _STATEMENTS[kind]
+            * _TEST_STATEMENTS[test]
+            * np.exp(binlog_cpu * events + mysql8_cpu * x["mysql_8"] - c - f - era)
         )
         read_cpu_s = np.exp(-(read_path + era))
         misses = np.exp(log_reads_per_unit) * miss

@@ -62,6 +62,7 @@ class Point:
     change_buffer: bool = True  # the release buffers secondary-index changes by default
     flush_neighbors: int = 0  # the release's innodb_flush_neighbors (flush_neighbors_default)
     mysql_8: bool = False  # MySQL (or Percona Server) 8.0 or later: more CPU per statement
+    update_test: str = ""  # index | non_index | "" (not named): which sysbench update test ran
     # One 16 KiB read at queue depth 1 where the storage is a network volume: 1 ms for EBS
     # gp2/gp3/io1, the low end of "single-digit millisecond" (aws-ebs-volume-latency); None:
     # a local device, the storage model's figure.
@@ -131,6 +132,7 @@ def _point(row: dict[str, str]) -> Point:
         change_buffer=change_buffer_default(row.get("server", "")),
         flush_neighbors=flush_neighbors_default(row.get("server", ""), int(row["year"] or 0)),
         mysql_8=mysql_8_or_later(row.get("server", "")),
+        update_test=update_test_of(row["kind"], row["notes"]),
         read_latency_ms=float(row["read_latency_ms"]) if row.get("read_latency_ms") else None,
     )
 
@@ -213,6 +215,22 @@ def binlog_of(text: str) -> str:
     if _BINLOG_SYNC.search(lowered) and not _BINLOG_NO_SYNC.search(lowered):
         return "sync"
     return "on" if _BINLOG_ON.search(lowered) else ""
+
+
+_UPDATE_NON_INDEX = re.compile(r"update[-_ ]?non[-_ ]?index")
+_UPDATE_INDEX = re.compile(r"update[-_ ]?index")
+
+
+def update_test_of(kind: str, notes: str) -> str:
+    """Which sysbench update test an update_heavy run's notes name (update-index or
+    update-nonindex, as Callaghan's result files call them): its own statement and page
+    counts (calibration.benchmarks.UPDATE_TESTS); "" where they name neither."""
+    if kind != "update_heavy":
+        return ""
+    lowered = notes.lower()
+    if _UPDATE_NON_INDEX.search(lowered):
+        return "non_index"
+    return "index" if _UPDATE_INDEX.search(lowered) else ""
 
 
 def _number(text: str) -> float:

@@ -37,6 +37,9 @@ from calibration.model import (
     _SKEWED_DIRTIED,
     _SKEWED_WINDOWS,
     _STATEMENTS,
+    _TEST_LOG_READS,
+    _TEST_LOG_WRITES,
+    _TEST_STATEMENTS,
     _WRITES,
     BOTTLENECKS,
     CHANGE_BUFFER_MAX_SHARE,
@@ -109,7 +112,7 @@ class RefitPass:
     def __init__(self, params: FloatArray, width: int) -> None:
         self._params = np.atleast_2d(np.asarray(params, dtype=np.float64))
         self._width = width
-        self._vectors: dict[tuple[int, float, float, float], _Vectors] = {}
+        self._vectors: dict[tuple[int, float, float, float, int], _Vectors] = {}
 
     def run(self, machine: Situation, configs: Sequence[ConfigRow]) -> tuple[FloatArray, list[str]]:
         """The predictions, configuration x vector (predict_rows' transpose), and the first
@@ -162,6 +165,7 @@ class RefitPass:
             float(machine.binlog),
             float(machine.mysql_8),
             float(machine.year),
+            int(machine.update_test),
         )
         vectors = self._vectors.get(key)
         if vectors is None or len(vectors.gamma) < n:
@@ -432,9 +436,16 @@ def _unit_terms(
 
 
 def _vector_terms(
-    params: FloatArray, kind: int, binlog: float, mysql_8: float, year: float, width: int
+    params: FloatArray,
+    kind: int,
+    binlog: float,
+    mysql_8: float,
+    year: float,
+    test: int,
+    width: int,
 ) -> _Vectors:
-    """model.capacities' per-vector terms for one kind, binary log, release line and year."""
+    """model.capacities' per-vector terms for one kind, binary log, release line, year and
+    sysbench update test."""
     n_kinds = len(KINDS)
     f = params[:, kind]
     e = params[:, n_kinds + kind]
@@ -444,8 +455,8 @@ def _vector_terms(
     events = binlog * float(_WRITES[kind] > 0)  # model.capacities: no changes, no row events
     rows = np.empty((4, 4, len(params)))  # log reads, reads, log changes, log writes
     for buffered, unit in ((1, e), (0, np.zeros_like(e))):
-        log_changes = _LOG_WRITES[kind] + unit
-        log_reads = _LOG_READS[kind] + unit
+        log_changes = _LOG_WRITES[kind] + _TEST_LOG_WRITES[test] + unit
+        log_reads = _LOG_READS[kind] + _TEST_LOG_READS[test] + unit
         for doublewrite in (0, 1):
             variant = 2 * (1 - buffered) + doublewrite
             rows[0, variant] = log_reads
@@ -461,6 +472,7 @@ def _vector_terms(
         return _Vectors(
             statement_s=spread(
                 _STATEMENTS[kind]
+                * _TEST_STATEMENTS[test]
                 * np.exp(
                     shared["binlog_cpu"] * events + shared["mysql8_cpu"] * mysql_8 - c - f - era
                 )

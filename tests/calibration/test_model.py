@@ -3,7 +3,14 @@ import itertools
 import numpy as np
 import pytest
 
-from calibration.benchmarks import ACCESS_CODES, BENCHMARKS, NURAND_DIRTIED, NURAND_WINDOWS
+from calibration.benchmarks import (
+    ACCESS_CODES,
+    BENCHMARKS,
+    NURAND_DIRTIED,
+    NURAND_WINDOWS,
+    UPDATE_TEST_CODES,
+    UPDATE_TESTS,
+)
 from calibration.features import Situation, as_arrays
 from calibration.fit import BOUNDS, prior_vector
 from calibration.model import (
@@ -187,6 +194,31 @@ def test_the_binary_log_costs_cpu_only_where_the_kind_writes_row_events() -> Non
     assert predict(kind="update_heavy", binlog=True, **cached) < predict(
         kind="update_heavy", binlog=False, **cached
     )
+
+
+@pytest.mark.parametrize("pool_to_data", [2.0, 0.1])
+def test_update_index_costs_more_than_update_non_index_and_the_average_lies_between(
+    pool_to_data,
+) -> None:
+    """update_index changes a secondary index too: more CPU and more pages than
+    update_non_index, cached or IO-bound; update_heavy without a named test is their average."""
+    update = {"kind": "update_heavy", "pool_to_data": pool_to_data, "access": 0.0}
+    index, average, non_index = (
+        predict(**update, update_test=UPDATE_TEST_CODES[test])
+        for test in ("index", "", "non_index")
+    )
+    assert index < average < non_index
+    cpu_ratio = UPDATE_TESTS[1].statements / UPDATE_TESTS[2].statements
+    cached = {**update, "pool_to_data": 2.0, "concurrency": 1.0, "commit_syncs": False}
+    cpu = [
+        float(
+            np.exp(
+                capacities(prior_vector(), as_arrays([situation(**cached, update_test=t)]))[0][0]
+            )
+        )
+        for t in (UPDATE_TEST_CODES["non_index"], UPDATE_TEST_CODES["index"])
+    ]
+    assert cpu[0] / cpu[1] == pytest.approx(cpu_ratio)
 
 
 def test_a_slower_scheduler_lowers_the_io_bound_prediction() -> None:

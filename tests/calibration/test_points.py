@@ -1,7 +1,9 @@
 import csv
 from pathlib import Path
 
-from calibration.points import DATA_FILES, load_points, used_points
+import pytest
+
+from calibration.points import DATA_FILES, load_points, update_test_of, used_points
 from rules.bibliography import has_source
 
 
@@ -56,3 +58,27 @@ def test_guessed_fields_are_named_on_the_row() -> None:
     by_id = {p.id: p for p in load_points()}
     assert "rpm" in by_id["1"].assumed_fields  # seed 000 does not state the disks' rpm
     assert by_id["114"].assumed_fields == frozenset()  # the 2026 sweep states everything
+
+
+@pytest.mark.parametrize(
+    ("kind", "notes", "test"),
+    [
+        ("update_heavy", "sysbench microbenchmark update-index (range=100 setting)", "index"),
+        (
+            "update_heavy",
+            "sysbench microbenchmark update-nonindex (range=100 setting)",
+            "non_index",
+        ),
+        ("update_heavy", "oltp_update_non_index, 16 threads", "non_index"),
+        ("update_heavy", "Intel Optane 960; group commit", ""),
+        ("read_write", "update-index mentioned in a read_write row's notes", ""),
+    ],
+)
+def test_an_update_run_takes_the_sysbench_test_its_notes_name(kind, notes, test) -> None:
+    assert update_test_of(kind, notes) == test
+
+
+def test_the_shipped_update_runs_that_name_a_test_get_it() -> None:
+    """Callaghan's cached update runs name update-index or update-nonindex: both are found."""
+    tests = {p.update_test for p in load_points() if p.kind == "update_heavy" and p.used}
+    assert tests == {"", "index", "non_index"}

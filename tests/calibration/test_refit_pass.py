@@ -105,12 +105,19 @@ def test_it_gives_the_models_numbers_for_a_profiles_configurations(raw, kind, co
     access=st.sampled_from([0.0, 1.0, 2.0]),
     data_gb=st.sampled_from([0.001, 3.0, 200.0, 1e4]),
     concurrency=st.sampled_from([1.0, 16.0, 1000.0]),
+    update_test=st.sampled_from([0.0, 1.0, 2.0]),
     rows=st.lists(ROW_VALUES, min_size=1, max_size=18),
 )
 def test_it_gives_the_models_numbers_at_the_edges(
-    machine, access, data_gb, concurrency, rows
+    machine, access, data_gb, concurrency, update_test, rows
 ) -> None:
-    edge = dataclasses.replace(machine, access=access, data_gb=data_gb, concurrency=concurrency)
+    edge = dataclasses.replace(
+        machine,
+        access=access,
+        data_gb=data_gb,
+        concurrency=concurrency,
+        update_test=update_test,
+    )
     assert_same_as_the_model(edge, rows)
 
 
