@@ -45,7 +45,7 @@ OUT_OF_DOMAIN_WIDENING = 1.5
 # by up to e^0.9 where a faster disk moved the binding capacity from page writes to random
 # reads (tests/calibration/test_estimator.py's invariants). Leave-one-source-out, 289 points
 # (manage.py calibrate): by workload kind, never narrower than pooled, 0.81 at x9.2; centred
-# by bottleneck, 0.81 at x7.0; with queued device rates (calibration.features.queued_iops),
+# by bottleneck, 0.81 at x7.0; with queued device rates (calibration.device_terms.queued_iops),
 # 0.81 at x4.3; with no commit syncs for point selects (the meltdown sweep's cached runs had
 # borrowed that cap from the fsync rate) and no binary-log CPU for them, 0.81 at x4.5; with
 # the cores c clients keep busy in place of min(c, cores), 0.80 at x4.2; with inserts reading

@@ -160,7 +160,7 @@ FLUSH_NEIGHBORS_SINCE_YEAR = 2013
 
 
 def flush_neighbors_default(server: str, year: int) -> int:
-    """The release's innodb_flush_neighbors (calibration.features.EXTENT_PAGES): 2 before MySQL
+    """The release's innodb_flush_neighbors (calibration.device_terms.EXTENT_PAGES): 2 before MySQL
     5.6 (no variable: the whole extent) and on MariaDB before 10.0 (5.5's XtraDB), 1 on 5.6
     and 5.7 and on MariaDB since 10.0 (MySQL 5.6's InnoDB), 0 since MySQL 8.0
     (rules/data/variables.json, mysql-wl-9631); by the run's year where the release is not

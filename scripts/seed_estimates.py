@@ -12,8 +12,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from calibration.artifact import load_latest
+from calibration.device_terms import READ_AHEAD_ON_IO_FACTOR, SCHEDULER_IO_FACTOR
 from calibration.estimator import CalibratedEstimator
-from calibration.features import READ_AHEAD_ON_IO_FACTOR, SCHEDULER_IO_FACTOR, situation_of_point
+from calibration.features import situation_of_point
 from calibration.points import load_points, used_points
 
 SEEDS = {

@@ -5,7 +5,7 @@ import itertools
 
 import pytest
 
-from calibration.features import EXTENT_PAGES, neighbour_pages
+from calibration.device_terms import EXTENT_PAGES, neighbour_pages
 from calibration.points import flush_neighbors_default, load_points, used_points
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel
 from rules.profile import Storage

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from calibration.device_terms import NO_FSYNC_WRITE_FACTOR
 from calibration.features import (
-    NO_FSYNC_WRITE_FACTOR,
     as_arrays,
     column_of,
     profile_rows,

@@ -2,7 +2,8 @@
 
 import pytest
 
-from calibration.features import queued_iops, situation_of_profile
+from calibration.device_terms import queued_iops
+from calibration.features import situation_of_profile
 from calibration.model import REFERENCE_YEAR
 from rules.bibliography import has_source
 from rules.devices import BBU_HDD_WRITE_FACTOR, QUEUED_HDD_FACTOR, QUEUED_SOURCES

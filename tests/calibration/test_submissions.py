@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from calibration.features import queued_iops, situation_of_point
+from calibration.device_terms import queued_iops
+from calibration.features import situation_of_point
 from calibration.points import UNITS
 from calibration.submissions import (
     POINT_FIELD_OF_SETTING,
