@@ -196,6 +196,10 @@ def test_the_binary_log_costs_cpu_only_where_the_kind_writes_row_events() -> Non
     )
 
 
+def cpu_capacity(**changes) -> float:
+    return float(np.exp(capacities(prior_vector(), as_arrays([situation(**changes)]))[0][0]))
+
+
 @pytest.mark.parametrize("pool_to_data", [2.0, 0.1])
 def test_update_index_costs_more_than_update_non_index_and_the_average_lies_between(
     pool_to_data,
@@ -208,17 +212,15 @@ def test_update_index_costs_more_than_update_non_index_and_the_average_lies_betw
         for test in ("index", "", "non_index")
     )
     assert index < average < non_index
-    cpu_ratio = UPDATE_TESTS[1].statements / UPDATE_TESTS[2].statements
-    cached = {**update, "pool_to_data": 2.0, "concurrency": 1.0, "commit_syncs": False}
-    cpu = [
-        float(
-            np.exp(
-                capacities(prior_vector(), as_arrays([situation(**cached, update_test=t)]))[0][0]
-            )
-        )
-        for t in (UPDATE_TEST_CODES["non_index"], UPDATE_TEST_CODES["index"])
-    ]
-    assert cpu[0] / cpu[1] == pytest.approx(cpu_ratio)
+
+
+def test_a_named_update_tests_cpu_follows_its_statement_count() -> None:
+    cached = {"kind": "update_heavy", "pool_to_data": 2.0, "concurrency": 1.0}
+    non_index = cpu_capacity(**cached, update_test=UPDATE_TEST_CODES["non_index"])
+    index = cpu_capacity(**cached, update_test=UPDATE_TEST_CODES["index"])
+    assert non_index / index == pytest.approx(
+        UPDATE_TESTS[1].statements / UPDATE_TESTS[2].statements
+    )
 
 
 def test_a_slower_scheduler_lowers_the_io_bound_prediction() -> None:
