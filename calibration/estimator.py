@@ -7,15 +7,13 @@ from functools import cached_property
 import numpy as np
 
 from calibration.calibrate import Calibration
+from calibration.config_rows import ConfigRow, columns_of, profile_rows
 from calibration.domain import inside as inside_ranges
 from calibration.features import (
     MODELLED_SETTINGS,
     UNMODELLED_WHY,
-    ConfigRow,
     Situation,
     as_arrays,
-    columns_of,
-    profile_rows,
 )
 from calibration.interval import (
     INTERVAL,

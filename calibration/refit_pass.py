@@ -26,7 +26,8 @@ from calibration.benchmarks import (
     SPECIAL_HOT_ACCESSES,
     SPECIAL_HOT_SHARE,
 )
-from calibration.features import CONFIG_WIDTH, KINDS, ConfigRow, FloatArray, Situation
+from calibration.config_rows import CONFIG_WIDTH, ConfigRow
+from calibration.features import KINDS, FloatArray, Situation
 from calibration.model import (
     _BULK,
     _LOG_COMMIT_UNITS,

@@ -6,11 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from calibration.config_rows import column_of, profile_rows
 from calibration.device_terms import NO_FSYNC_WRITE_FACTOR
 from calibration.features import (
     as_arrays,
-    column_of,
-    profile_rows,
     situation_of_profile,
 )
 from rules.validation import parse_profile

@@ -10,13 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calibration.artifact import load_latest
+from calibration.config_rows import ConfigRow, column_of, profile_rows
 from calibration.features import (
     KINDS,
-    ConfigRow,
     Situation,
     as_arrays,
-    column_of,
-    profile_rows,
     situation_of_profile,
 )
 from calibration.model import TERMS, capacities, predict_rows
