@@ -100,7 +100,7 @@ UNMODELLED_WHY: dict[str, str] = {
 }
 
 
-@quick_init  # built for every estimate, 21 fields
+@quick_init  # built for every estimate
 @dataclass(frozen=True, slots=True)
 class Situation:
     """One machine under one configuration, in the model's terms."""
