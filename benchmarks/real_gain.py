@@ -5,7 +5,9 @@ disk with fio, describes this machine as an advisor profile, prepares sysbench o
 data once with a defaults server, then runs the load alternately on a copy of that data under
 A (an empty my.cnf: the server's defaults) and B (our my.cnf), and prints the measured
 throughputs and ratio beside the estimator's intervals, and B's estimate told A's measured
-rate as a user would give it (workload.measured_throughput). It measures; it asserts nothing.
+rate as a user would give it (workload.measured_throughput). Each run also prints where its
+time went: the machine's CPU shares (busy, iowait, idle, steal) and InnoDB's page reads, pages
+flushed, fsyncs and redo bytes per transaction. It measures; it asserts nothing.
 
 Needs Debian's `sysbench` and `fio` (exit 2 when missing) and MariaDB's server binaries; the
 throwaway servers come from tests/integration/mariadb_server.py. Exit 1 when a server refuses
@@ -58,6 +60,15 @@ FIO_BLOCK = "16k"  # InnoDB's page
 MARIADB_DEFAULT_POOL = "134217728"  # innodb_buffer_pool_size in 10.11 when nothing sets it
 NOT_DISKS = frozenset({"tmpfs", "ramfs", "devtmpfs", "overlay"})
 LOG_TAIL_LINES = 40
+CPU_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")  # proc(5)
+# InnoDB status counters read around each run (MariaDB's server status variables), and the
+# short names the per-transaction figures print under.
+INNODB_COUNTERS = {
+    "Innodb_buffer_pool_reads": "page_reads",
+    "Innodb_buffer_pool_pages_flushed": "pages_flushed",
+    "Innodb_data_fsyncs": "fsyncs",
+    "Innodb_os_log_written": "redo_bytes",
+}
 EXIT_CANNOT_RUN = 2
 EXIT_SERVER_REFUSED = 1
 
@@ -91,6 +102,10 @@ class Run:
     errors: int
     boot_s: float
     wall_s: float  # copy, boot, warm-up, run, shutdown and removal
+    # Where the measured run's time went, to name its bottleneck: the machine's CPU shares
+    # (busy, iowait, idle, steal) and InnoDB's counters per transaction.
+    cpu: dict[str, float] = field(default_factory=dict)
+    per_transaction: dict[str, float] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- options
@@ -350,6 +365,52 @@ def sysbench(
     return proc.stdout
 
 
+def cpu_times(stat: str | None = None) -> dict[str, int]:
+    """The machine's CPU time counters (USER_HZ ticks), from the first line of /proc/stat."""
+    text = stat if stat is not None else Path("/proc/stat").read_text(encoding="utf-8")
+    numbers = text.splitlines()[0].split()[1 : 1 + len(CPU_FIELDS)]
+    return dict(zip(CPU_FIELDS, (int(n) for n in numbers), strict=False))
+
+
+def cpu_shares(before: dict[str, int], after: dict[str, int]) -> dict[str, float]:
+    """Shares of the CPU time between two snapshots: busy (user, nice, system, irq, softirq),
+    iowait, idle and steal (time the hypervisor gave to other guests)."""
+    delta = {name: after.get(name, 0) - before.get(name, 0) for name in CPU_FIELDS}
+    total = max(sum(delta.values()), 1)
+    busy = sum(delta[n] for n in ("user", "nice", "system", "irq", "softirq"))
+    shares = {"busy": busy, "iowait": delta["iowait"], "idle": delta["idle"]}
+    shares["steal"] = delta["steal"]
+    return {name: round(value / total, 3) for name, value in shares.items()}
+
+
+def innodb_counters(server: RunningServer) -> dict[str, int]:
+    """The InnoDB status counters in INNODB_COUNTERS, as numbers."""
+    names = ", ".join(f"'{name}'" for name in INNODB_COUNTERS)
+    text = server.query(f"SHOW GLOBAL STATUS WHERE Variable_name IN ({names})")
+    return parse_status(text)
+
+
+def parse_status(text: str) -> dict[str, int]:
+    """SHOW STATUS batch output (name TAB value per line; a header line first) as numbers."""
+    counters = {}
+    for line in text.splitlines():
+        name, _, value = line.partition("\t")
+        if name in INNODB_COUNTERS and value.strip().isdigit():
+            counters[name] = int(value)
+    return counters
+
+
+def per_transaction(
+    before: dict[str, int], after: dict[str, int], transactions: float
+) -> dict[str, float]:
+    """Each counter's increase over the run per transaction, under its short name."""
+    count = max(transactions, 1.0)
+    return {
+        short: round((after.get(name, 0) - before.get(name, 0)) / count, 2)
+        for name, short in INNODB_COUNTERS.items()
+    }
+
+
 def parse_sysbench(output: str) -> tuple[float, float, int]:
     """(transactions/s, 95th percentile latency in ms, ignored errors) of a sysbench run."""
     tps = re.search(r"transactions:\s+\d+\s+\(([\d.]+) per sec\.\)", output)
@@ -392,10 +453,14 @@ def one_run(config: str, mycnf: str, prepared: Path, args: argparse.Namespace, t
         load = (f"--threads={args.threads}", "--report-interval=0")
         if args.warmup > 0:
             sysbench(server, "run", table_size, *load, f"--time={args.warmup}")
+        counters, times = innodb_counters(server), cpu_times()
         output = sysbench(server, "run", table_size, *load, f"--time={args.time}")
-    tps, p95, errors = parse_sysbench(output)
+        cpu = cpu_shares(times, cpu_times())
+        tps, p95, errors = parse_sysbench(output)
+        counts = per_transaction(counters, innodb_counters(server), tps * args.time)
     wall = time.monotonic() - start
-    return Run(config, tps, p95, errors, round(server.boot_seconds, 2), round(wall, 1))
+    boot = round(server.boot_seconds, 2)
+    return Run(config, tps, p95, errors, boot, round(wall, 1), cpu, counts)
 
 
 def table_size_for(size_gb: float) -> int:
@@ -437,6 +502,9 @@ def print_run(number: int, run: Run) -> None:
         f"  round {number} {run.config} ({name}): {run.tps:.1f} tps, p95 {run.p95_ms:g} ms, "
         f"{run.errors} ignored errors; booted in {run.boot_s:g} s, {run.wall_s:.0f} s in all"
     )
+    shares = ", ".join(f"{name} {share:.0%}" for name, share in run.cpu.items())
+    counts = ", ".join(f"{name} {value:g}" for name, value in run.per_transaction.items())
+    print(f"    CPU: {shares}; per transaction: {counts}")
 
 
 def print_comparison(
