@@ -217,6 +217,34 @@ def kernel_from_text(text: str) -> Kernel:
 
 @quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
+class MeasuredCpu:
+    """The server's own CPU speed: point selects on cached data, as sysbench oltp_point_select
+    measures them. The estimate then takes this machine's speed per statement from it instead
+    of from the year's typical core (a virtual CPU can be several times slower)."""
+
+    point_select_qps: float = field(
+        metadata=accepts(
+            Kind.NUMBER,
+            "Measured point selects/s",
+            "sysbench oltp_point_select on data the buffer pool holds, against this server "
+            "(same release and cores): its queries per second.",
+            minimum=1,
+            maximum=1e9,
+        )
+    )
+    threads: int = field(
+        metadata=accepts(
+            Kind.INTEGER,
+            "Threads of that run",
+            "The client threads that measurement ran with (sysbench --threads).",
+            minimum=1,
+            maximum=100_000,
+        )
+    )
+
+
+@quick_init  # built for every recommendation
+@dataclass(frozen=True, slots=True)
 class Hardware:
     ram_gb: float = field(
         metadata=accepts(
@@ -290,6 +318,7 @@ class Hardware:
             omit_absent=True,
         ),
     )
+    measured_cpu: MeasuredCpu | None = field(default=None, metadata=omit_when_absent())
 
     @property
     def ram_bytes(self) -> int:

@@ -26,6 +26,7 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
             "kernel",
             "numa_nodes",
             "memory_limit_gb",
+            "measured_cpu",
         ),
         "hardware.storage": (
             "media",
@@ -40,6 +41,7 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
             "provisioned_mbps",
         ),
         "hardware.storage.measured_iops": ("random_read", "random_write"),
+        "hardware.measured_cpu": ("point_select_qps", "threads"),
         "workload": (
             "kind",
             "data_size_gb",
@@ -56,6 +58,7 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
 def test_a_section_that_may_be_none_or_has_a_default_is_optional() -> None:
     assert optional_sections(Profile) == {
         "current",
+        "hardware.measured_cpu",
         "hardware.storage.measured_iops",
         "options",
         "probe",

@@ -117,6 +117,17 @@ def test_it_requires_both_measured_iops_figures() -> None:
     assert "hardware.storage.measured_iops.random_write" in errors_of(raw)
 
 
+def test_it_requires_both_measured_cpu_figures() -> None:
+    raw = raw_profile(**{"hardware.measured_cpu": {"point_select_qps": 20_000}})
+    assert "hardware.measured_cpu.threads" in errors_of(raw)
+
+
+@pytest.mark.parametrize("qps", [0, -5, "fast", float("nan"), float("inf"), 1e12, True, None])
+def test_it_names_a_measured_cpu_rate_out_of_range(qps) -> None:
+    raw = raw_profile(**{"hardware.measured_cpu": {"point_select_qps": qps, "threads": 16}})
+    assert "hardware.measured_cpu.point_select_qps" in errors_of(raw)
+
+
 def test_it_treats_a_percona_suffix_as_the_release() -> None:
     profile = parse_profile(
         raw_profile(**{"server.flavor": "percona", "server.version": "8.0.36-28"})

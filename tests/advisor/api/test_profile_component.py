@@ -122,6 +122,8 @@ def test_both_accept_the_bounds_and_refuse_just_outside_them(spec: FieldSpec):
     base: dict[str, Any] = {}  # so that the field alone decides (RAID fits any count)
     if "measured_iops" in spec.path:
         base["hardware.storage.measured_iops"] = {"random_read": 100, "random_write": 100}
+    if spec.path.startswith("hardware.measured_cpu."):
+        base["hardware.measured_cpu"] = {"point_select_qps": 100, "threads": 1}
     if spec.path == "hardware.storage.device_count":
         base["hardware.storage.raid_level"] = "raid0"
     if spec.path.startswith("hardware.storage.provisioned_"):  # only for network volumes
