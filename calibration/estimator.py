@@ -21,6 +21,7 @@ from calibration.interval import (
     interval_group,
     widened,
 )
+from calibration.measured_cpu import capacity_shifts, shifted
 from calibration.model import REFERENCE_YEAR, predict_with_bottleneck
 from calibration.points import UNITS
 from calibration.refit_pass import RefitPass
@@ -65,6 +66,19 @@ class CalibratedEstimator:
         # the baseline, the recommendation and each modelled setting alone
         return RefitPass(self._all_params, width=2 + len(MODELLED_SETTINGS))
 
+    def _pass_for(self, profile: Profile) -> RefitPass:
+        """The shared pass; for a machine that measured its point selects, a pass of its own
+        whose CPU capacity reproduces that measurement (calibration.measured_cpu)."""
+        if profile.hardware.measured_cpu is None:
+            return self._pass
+        shifts = capacity_shifts(
+            profile,
+            self._pass,
+            year=self._year,
+            corrections=self._calibration.device_corrections,
+        )
+        return RefitPass(shifted(self._all_params, shifts), width=2 + len(MODELLED_SETTINGS))
+
     @cached_property
     def _percentile_rows(self) -> tuple[tuple[int, int, float], ...]:
         """EFFECT_PERCENTILES as ranks and weights among the refits: (below, above, share)."""
@@ -101,7 +115,7 @@ class CalibratedEstimator:
         machine, rows = profile_rows(
             profile, configs, year=self._year, corrections=self._calibration.device_corrections
         )
-        logs, binding = self._pass.run(machine, rows)
+        logs, binding = self._pass_for(profile).run(machine, rows)
         kind = profile.workload.kind._value_  # .value (rules.enums)
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         inside = self._row_in_domain(kind, machine, rows[1])
