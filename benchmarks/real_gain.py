@@ -5,7 +5,9 @@ disk with fio, describes this machine as an advisor profile, prepares sysbench o
 data once with a defaults server, then runs the load alternately on a copy of that data under
 A (an empty my.cnf: the server's defaults) and B (our my.cnf), and prints the measured
 throughputs and ratio beside the estimator's intervals, and B's estimate told A's measured
-rate as a user would give it (workload.measured_throughput). Each run also prints where its
+rate as a user would give it (workload.measured_throughput). The profile carries the
+machine's CPU speed as sysbench oltp_point_select measures it on cached data
+(hardware.measured_cpu); the estimates without it are printed too. Each run also prints where its
 time went: the machine's CPU shares (busy, iowait, idle, steal) and InnoDB's page reads, pages
 flushed, fsyncs and redo bytes per transaction. It measures; it asserts nothing.
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import re
 import shutil
@@ -60,6 +63,8 @@ FIO_BLOCK = "16k"  # InnoDB's page
 MARIADB_DEFAULT_POOL = "134217728"  # innodb_buffer_pool_size in 10.11 when nothing sets it
 NOT_DISKS = frozenset({"tmpfs", "ramfs", "devtmpfs", "overlay"})
 LOG_TAIL_LINES = 40
+MIB = 1024**2
+POINT_SELECT_SECONDS = 20  # the measured point-select run (hardware.measured_cpu)
 CPU_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")  # proc(5)
 # InnoDB status counters read around each run (MariaDB's server status variables), and the
 # short names the per-transaction figures print under.
@@ -255,13 +260,22 @@ def measure_disk(directory: Path) -> dict[str, float]:
 # --------------------------------------------------------------------------- advice
 
 
-def machine_profile(iops: dict[str, float], data_gb: float, threads: int) -> dict[str, Any]:
-    """This machine and the sysbench load in the advisor's profile contract."""
+def machine_profile(
+    iops: dict[str, float], data_gb: float, threads: int, point_select_qps: float | None = None
+) -> dict[str, Any]:
+    """This machine and the sysbench load in the advisor's profile contract; with a measured
+    point-select rate, the machine's CPU speed too (hardware.measured_cpu)."""
+    measured_cpu = (
+        {"measured_cpu": {"point_select_qps": round(point_select_qps), "threads": threads}}
+        if point_select_qps is not None
+        else {}
+    )
     return {
         "server": {"flavor": "mariadb", "version": mariadbd_version()},
         "hardware": {
             "ram_gb": ram_gb(),
             "cpu_cores": cpu_cores(),
+            **measured_cpu,
             "storage": {
                 "media": "nvme",
                 "device_count": 1,
@@ -445,6 +459,28 @@ def prepare(top: Path, table_size: int) -> tuple[Path, int, int]:
     return server.datadir, reported, on_disk
 
 
+def point_selects(prepared: Path, args: argparse.Namespace, top: Path, data_bytes: int) -> float:
+    """Queries per second of sysbench oltp_point_select at the run's threads, every page in a
+    pool twice the data (one scan of each table's primary key loads it first): the CPU speed
+    a user gives as hardware.measured_cpu."""
+    table_size = table_size_for(args.size_gb)
+    pool_mib = math.ceil(2 * data_bytes / MIB)
+    mycnf = f"[mysqld]\ninnodb_buffer_pool_size={pool_mib}M\n"
+    with running_server(mycnf, template_datadir=prepared, parent=top, keep=False) as server:
+        for table in range(1, TABLES + 1):
+            server.query(f"SELECT SUM(LENGTH(c)) FROM sbtest.sbtest{table} FORCE INDEX (PRIMARY)")
+        load = (f"--threads={args.threads}", "--report-interval=0")
+        test = "oltp_point_select"
+        sysbench(server, "run", table_size, *load, "--time=5", test=test)
+        output = sysbench(
+            server, "run", table_size, *load, f"--time={POINT_SELECT_SECONDS}", test=test
+        )
+    queries = re.search(r"queries:\s+\d+\s+\(([\d.]+) per sec\.\)", output)
+    if queries is None:
+        raise RuntimeError(f"cannot find queries/s in sysbench's output:\n{output}")
+    return float(queries.group(1))
+
+
 def one_run(config: str, mycnf: str, prepared: Path, args: argparse.Namespace, top: Path) -> Run:
     """Boot a copy of the prepared data under `mycnf`, warm up, then measure one run."""
     table_size = table_size_for(args.size_gb)
@@ -541,6 +577,18 @@ def print_comparison(
     }
 
 
+def print_without_measured_cpu(profile: dict[str, Any]) -> dict[str, Any]:
+    """The same estimates with the CPU's speed left to the model (no hardware.measured_cpu):
+    what a profile that says nothing of the CPU gets."""
+    hardware = {k: v for k, v in profile["hardware"].items() if k != "measured_cpu"}
+    _, against_defaults = advise({**profile, "hardware": hardware})
+    cur, rec = both_estimates(against_defaults)
+    low, high, _ = ratio_interval(against_defaults)
+    print(f"without measured_cpu: A {describe(cur)}")
+    print(f"                      B {describe(rec)}; B/A {low:.2f}..{high:.2f}")
+    return {"A": asdict(cur), "B": asdict(rec), "ratio_interval": {"low": low, "high": high}}
+
+
 def log_tail(text: str) -> str:
     return "\n".join(text.splitlines()[-LOG_TAIL_LINES:])
 
@@ -563,7 +611,10 @@ def measure(args: argparse.Namespace, top: Path, timings: Timings) -> dict[str, 
         f"files take {on_disk / GIB:.2f} GiB"
     )
 
-    profile = machine_profile(iops, data_gb, args.threads)
+    with timings.phase("point selects"):
+        qps = point_selects(prepared, args, top, reported)
+    print(f"point selects, cached, {args.threads} threads, {POINT_SELECT_SECONDS} s: {qps:,.0f}/s")
+    profile = machine_profile(iops, data_gb, args.threads, qps)
     ours, against_defaults = advise(profile)
     mycnf = render(ours, "mycnf")
     print("profile:", json.dumps(profile))
@@ -579,8 +630,11 @@ def measure(args: argparse.Namespace, top: Path, timings: Timings) -> dict[str, 
     median_b = statistics.median(r.tps for r in runs if r.config == "B")
     anchored = anchored_on(profile, median_a)
     comparison = print_comparison(median_a, median_b, against_defaults, anchored)
+    unmeasured = print_without_measured_cpu(profile)
     return {
         "fio_iops": iops,
+        "point_select_qps": qps,
+        "without_measured_cpu": unmeasured,
         "table_size": table_size,
         "data_bytes": {"innodb": reported, "files": on_disk},
         "profile": profile,

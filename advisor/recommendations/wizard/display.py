@@ -3,6 +3,7 @@
 Templates stay free of logic; nothing here computes a recommendation, it only formats one.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.utils.safestring import SafeString
@@ -230,10 +231,16 @@ def estimate_panel(bars: list[Bar], *, chart_id: str, title: str) -> EstimatePan
 WIDE_INTERVAL = 3.0
 
 
-def interval_meaning(estimates: Estimates | None, *, on_disks: bool = False) -> list[str]:
-    """What the ranges mean, in a sentence each: the interval, why it is wide, and the gain.
-    `on_disks`: the storage is spinning disks, whose interval is that of published disks
-    (calibration.interval.DISKS_GROUP)."""
+def interval_meaning(
+    estimates: Estimates | None,
+    *,
+    on_disks: bool = False,
+    measured_cpu: Mapping[str, float] | None = None,
+) -> list[str]:
+    """What the ranges mean, in a sentence each: the interval, why it is wide, the gain, and
+    the measurements they rest on. `on_disks`: the storage is spinning disks, whose interval
+    is that of published disks (calibration.interval.DISKS_GROUP); `measured_cpu`: the
+    profile's hardware.measured_cpu."""
     if estimates is None:
         return []
     rec = estimates.recommended
@@ -264,6 +271,12 @@ def interval_meaning(estimates: Estimates | None, *, on_disks: bool = False) -> 
             f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%), a narrower "
             "question than either estimate, since what the model does not know of this machine "
             "cancels out of a ratio."
+        )
+    if measured_cpu is not None:
+        lines.append(
+            f"The CPU's speed comes from the {measured_cpu['point_select_qps']:g} point selects/s "
+            f"you measured at {measured_cpu['threads']:g} threads: the model is set to give "
+            "exactly that rate for that run, instead of assuming a typical core of today."
         )
     if estimates.measured is not None and gain is not None:
         lines.append(

@@ -57,7 +57,9 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
         "os_items": os_rows(result),
         "exports": exports(result, base_url=_base_url(request)),
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
-        "interval_meaning": interval_meaning(result.estimate, on_disks=_on_disks(result)),
+        "interval_meaning": interval_meaning(
+            result.estimate, on_disks=_on_disks(result), measured_cpu=_measured_cpu(result)
+        ),
         "permalink": _base_url(request) + result.permalink,
         "probe": dict(
             zip(("version", "rows", "undetected"), report_rows(result.inputs), strict=True)
@@ -71,6 +73,13 @@ def _on_disks(result: Result) -> bool:
     hardware = result.inputs.get("hardware")
     storage = hardware.get("storage") if isinstance(hardware, dict) else None
     return isinstance(storage, dict) and storage.get("media") == "hdd"
+
+
+def _measured_cpu(result: Result) -> dict[str, float] | None:
+    """The stored profile's hardware.measured_cpu, as the engine read it, or None."""
+    hardware = result.inputs.get("hardware")
+    measured = hardware.get("measured_cpu") if isinstance(hardware, dict) else None
+    return measured if isinstance(measured, dict) else None
 
 
 @require_GET

@@ -278,6 +278,18 @@ def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(clien
     assert "Anchored on the 5000 NOTPM you measured today" in html
 
 
+def test_the_page_says_the_cpu_speed_comes_from_the_measured_point_selects(client):
+    from advisor.recommendations.services import recommendation_create
+    from rules.validation import parse_profile
+
+    profile = json.loads(json.dumps(EXAMPLE_PROFILE))
+    html = client.get(recommendation_create(profile=parse_profile(profile)).permalink)
+    assert "point selects/s you measured" not in html.content.decode()
+    profile["hardware"]["measured_cpu"] = {"point_select_qps": 18500, "threads": 32}
+    html = client.get(recommendation_create(profile=parse_profile(profile)).permalink)
+    assert "from the 18500 point selects/s you measured at 32 threads" in html.content.decode()
+
+
 def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
     """An interval on disks is theirs (calibration.interval.DISKS_GROUP): the page says why it
     is wide in terms of disks, and not on flash."""
