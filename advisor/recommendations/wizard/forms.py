@@ -170,11 +170,24 @@ class Group:
     open: bool = True
 
 
-MEASURED = ("random_read", "random_write")
-MEASURED_HELP = (
-    "If you ran fio against the array (16 KiB random reads and writes), give both figures: "
-    "they replace the model of the disks."
+# Optional measurements, each shown folded under its own title unless filled in:
+# (title, help, the draft fields).
+MEASURED_GROUPS = (
+    (
+        "Measured IOPS (optional)",
+        "If you ran fio against the array (16 KiB random reads and writes), give both figures: "
+        "they replace the model of the disks.",
+        ("random_read", "random_write"),
+    ),
+    (
+        "Measured CPU (optional)",
+        "If you ran sysbench oltp_point_select against this server with its data in the buffer "
+        "pool, give its queries per second and its --threads: the estimate then takes the "
+        "CPU's speed from them instead of assuming a typical core of today.",
+        ("point_select_qps", "threads"),
+    ),
 )
+MEASURED = frozenset(name for _, _, names in MEASURED_GROUPS for name in names)
 
 
 def live_attrs(check_url: str, *, typing: bool) -> dict[str, str]:
@@ -222,11 +235,11 @@ class StepForm(forms.Form):
     def groups(self) -> list[Group]:
         main = [self[name] for name in self.fields if name not in MEASURED]
         groups = [Group("", "", main)]
-        measured = [self[name] for name in MEASURED if name in self.fields]
-        if measured:
-            filled = any(field.value() or field.errors for field in measured)
-            title = "Measured IOPS (optional)"
-            groups.append(Group(title, MEASURED_HELP, measured, collapsible=True, open=filled))
+        for title, help_text, names in MEASURED_GROUPS:
+            measured = [self[name] for name in names if name in self.fields]
+            if measured:
+                filled = any(field.value() or field.errors for field in measured)
+                groups.append(Group(title, help_text, measured, collapsible=True, open=filled))
         return groups
 
     def clean(self) -> dict[str, Any]:

@@ -62,6 +62,7 @@ def machine_summary(draft: Mapping[str, str]) -> tuple[Line, ...]:
                 _unit(get("cpu_cores"), "cores"),
                 _unit(get("numa_nodes"), "NUMA nodes"),
                 _unit(get("kernel"), "", before="Linux "),
+                _unit(get("point_select_qps"), "point selects/s", before="measured "),
             ),
         ),
         Line("storage", "Storage", _storage(get)),

@@ -46,6 +46,7 @@ RELATED = [
     {"device_count", "raid_level"},
     {"media", "rpm", "flash_class", "volume_type", "provisioned_iops", "provisioned_mbps"},
     {"random_read", "random_write"},
+    {"point_select_qps", "threads"},
     {CURRENT_FORM, CURRENT_TEXT},
 ]
 

@@ -75,6 +75,14 @@ def test_the_paste_box_is_limited_to_what_the_api_accepts():
     ]
 
 
+def test_the_measured_cpu_is_a_collapsible_group_of_the_hardware_step():
+    groups = form_for("hardware").groups()
+    assert [g.collapsible for g in groups] == [False, True]
+    assert [f.name for f in groups[1].fields] == ["point_select_qps", "threads"]
+    assert groups[1].open is False
+    assert "threads" not in [f.name for f in groups[0].fields]
+
+
 def test_the_measured_iops_are_a_collapsible_group_closed_until_used():
     groups = form_for("storage").groups()
     assert [g.collapsible for g in groups] == [False, True]

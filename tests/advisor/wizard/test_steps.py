@@ -93,6 +93,16 @@ def test_one_measured_figure_without_the_other_is_an_error_on_the_missing_one():
     assert errors == {"random_write": ["is required with measured_iops"]}
 
 
+def test_a_measured_cpu_needs_its_threads_and_reaches_the_profile():
+    _, errors = validate({**answers(), "point_select_qps": "20000"})
+    assert errors == {"threads": ["is required (a whole number from 1 to 100000)"]}
+    profile, errors = validate({**answers(), "point_select_qps": "20000", "threads": "16"})
+    assert errors == {}
+    assert profile is not None
+    assert profile.hardware.measured_cpu is not None
+    assert profile.hardware.measured_cpu.point_select_qps == 20000
+
+
 def test_a_paste_becomes_the_current_form_chosen():
     draft = {**answers(), "current_form": "show_variables", CURRENT_TEXT: "x\t1"}
     assert raw_profile(draft)["current"] == {"show_variables": "x\t1"}
