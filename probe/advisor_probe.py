@@ -401,6 +401,11 @@ def probe_memory_and_cpu(host: Host, found: Findings) -> None:
     else:
         found.set(V.CPU_CORES, min(V.MAX_CPU_CORES, cores), V.DETECTED, origin)
         found.note(f"cpu: {cores} cores ({origin})")
+    # Measuring it would load the server; the advisor takes it when the user gives it.
+    found.miss(
+        "CPU speed: not measured (it would load the server); sysbench oltp_point_select on "
+        "cached data gives hardware.measured_cpu (queries/s and threads)"
+    )
     nodes = [n for n in host.listdir("/sys/devices/system/node") if re.match(r"node\d+$", n)]
     if nodes:
         found.set(V.NUMA_NODES, min(64, len(nodes)), V.DETECTED, "/sys/devices/system/node")

@@ -73,6 +73,14 @@ def test_it_reads_the_storage_of_each_fixture_host(tree: str, expected: dict[str
     assert any("server flavor" in line for line in profile["undetected"])
 
 
+def test_it_says_it_did_not_measure_the_cpu_and_how_to() -> None:
+    profile = fixture_run("md-raid10").profile
+    assert "measured_cpu" not in profile["hardware"]
+    lines = [line for line in profile["undetected"] if line.startswith("CPU speed")]
+    assert len(lines) == 1
+    assert "hardware.measured_cpu" in lines[0]
+
+
 def test_it_reads_the_md_array_chain_and_the_disks_queue_settings() -> None:
     profile = fixture_run("md-raid10").profile
     assert profile["hardware"]["filesystem"] == "xfs"
