@@ -32,6 +32,7 @@ from rules.profile import Profile
 from rules.result import Effect, Estimate
 
 EFFECT_PERCENTILES = (10.0, 90.0)  # spread of one setting's effect across the refits
+PASS_WIDTH = 2 + len(MODELLED_SETTINGS)  # the baseline, the recommendation, each setting alone
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
 NO_TERM = "the model has no term for this setting"
 NO_EFFECT = Effect(low_pct=0.0, high_pct=0.0)  # a modelled value equal to the baseline's
@@ -63,8 +64,7 @@ class CalibratedEstimator:
 
     @cached_property
     def _pass(self) -> RefitPass:
-        # the baseline, the recommendation and each modelled setting alone
-        return RefitPass(self._all_params, width=2 + len(MODELLED_SETTINGS))
+        return RefitPass(self._all_params, width=PASS_WIDTH)
 
     def _pass_for(self, profile: Profile) -> RefitPass:
         """The shared pass; for a machine that measured its point selects, a pass of its own
@@ -77,7 +77,7 @@ class CalibratedEstimator:
             year=self._year,
             corrections=self._calibration.device_corrections,
         )
-        return RefitPass(shifted(self._all_params, shifts), width=2 + len(MODELLED_SETTINGS))
+        return RefitPass(shifted(self._all_params, shifts), width=PASS_WIDTH)
 
     @cached_property
     def _percentile_rows(self) -> tuple[tuple[int, int, float], ...]:
