@@ -29,19 +29,24 @@ from calibration.features import Corrections, FloatArray
 from calibration.model import LAYOUT
 from calibration.refit_pass import RefitPass
 from rules.enums import WorkloadKind
-from rules.profile import Profile
+from rules.profile import MeasuredCpu, Profile
 
 C_INDEX = LAYOUT.index("c")
 # The measured run keeps its data in the pool: a pool twice the data (h = min(pool / data, 1)).
 CACHED_POOL_OVER_DATA = 2.0
 
 
-def point_select_run(profile: Profile) -> Profile:
-    """The measurement as a profile: this machine and server, sysbench's point selects at the
-    run's threads, the data held by the pool."""
+def measured_cpu_of(profile: Profile) -> MeasuredCpu:
     measured = profile.hardware.measured_cpu
     if measured is None:
         raise ValueError("the profile has no measured_cpu")
+    return measured
+
+
+def point_select_run(profile: Profile) -> Profile:
+    """The measurement as a profile: this machine and server, sysbench's point selects at the
+    run's threads, the data held by the pool."""
+    measured = measured_cpu_of(profile)
     workload = replace(
         profile.workload,
         kind=WorkloadKind.READ_MOSTLY,
@@ -56,9 +61,7 @@ def capacity_shifts(
 ) -> FloatArray:
     """Per parameter vector of `refit_pass`, the amount to add to c so that the model gives the
     measured point-select rate for the measured run."""
-    measured = profile.hardware.measured_cpu
-    if measured is None:
-        raise ValueError("the profile has no measured_cpu")
+    measured = measured_cpu_of(profile)
     run = point_select_run(profile)
     cached = {"innodb_buffer_pool_size": CACHED_POOL_OVER_DATA * run.workload.data_size_bytes}
     machine, rows = profile_rows(run, [cached], year=year, corrections=corrections)
