@@ -459,10 +459,21 @@ def prepare(top: Path, table_size: int) -> tuple[Path, int, int]:
     return server.datadir, reported, on_disk
 
 
-def point_selects(prepared: Path, args: argparse.Namespace, top: Path, data_bytes: int) -> float:
-    """Queries per second of sysbench oltp_point_select at the run's threads, every page in a
-    pool twice the data (one scan of each table's primary key loads it first): the CPU speed
-    a user gives as hardware.measured_cpu."""
+@dataclass(frozen=True)
+class PointSelects:
+    """The cached point-select run that measures this machine's CPU (hardware.measured_cpu)."""
+
+    qps: float
+    cpu: dict[str, float]  # the machine's CPU shares during the run (cpu_shares)
+    page_reads: float  # InnoDB's page reads per query: about 0 when the data is cached
+
+
+def point_selects(
+    prepared: Path, args: argparse.Namespace, top: Path, data_bytes: int
+) -> PointSelects:
+    """sysbench oltp_point_select at the run's threads, every page in a pool twice the data
+    (one scan of each table's primary key loads it first): the CPU speed a user gives as
+    hardware.measured_cpu."""
     table_size = table_size_for(args.size_gb)
     pool_mib = math.ceil(2 * data_bytes / MIB)
     mycnf = f"[mysqld]\ninnodb_buffer_pool_size={pool_mib}M\n"
@@ -472,13 +483,18 @@ def point_selects(prepared: Path, args: argparse.Namespace, top: Path, data_byte
         load = (f"--threads={args.threads}", "--report-interval=0")
         test = "oltp_point_select"
         sysbench(server, "run", table_size, *load, "--time=5", test=test)
+        counters, times = innodb_counters(server), cpu_times()
         output = sysbench(
             server, "run", table_size, *load, f"--time={POINT_SELECT_SECONDS}", test=test
         )
+        cpu = cpu_shares(times, cpu_times())
+        after = innodb_counters(server)
     queries = re.search(r"queries:\s+\d+\s+\(([\d.]+) per sec\.\)", output)
     if queries is None:
         raise RuntimeError(f"cannot find queries/s in sysbench's output:\n{output}")
-    return float(queries.group(1))
+    qps = float(queries.group(1))
+    counts = per_transaction(counters, after, qps * POINT_SELECT_SECONDS)
+    return PointSelects(qps, cpu, counts["page_reads"])
 
 
 def one_run(config: str, mycnf: str, prepared: Path, args: argparse.Namespace, top: Path) -> Run:
@@ -612,8 +628,13 @@ def measure(args: argparse.Namespace, top: Path, timings: Timings) -> dict[str, 
     )
 
     with timings.phase("point selects"):
-        qps = point_selects(prepared, args, top, reported)
-    print(f"point selects, cached, {args.threads} threads, {POINT_SELECT_SECONDS} s: {qps:,.0f}/s")
+        measured = point_selects(prepared, args, top, reported)
+    qps = measured.qps
+    shares = ", ".join(f"{name} {share:.0%}" for name, share in measured.cpu.items())
+    print(
+        f"point selects, cached, {args.threads} threads, {POINT_SELECT_SECONDS} s: {qps:,.0f}/s; "
+        f"CPU {shares}; {measured.page_reads:g} page reads a query"
+    )
     profile = machine_profile(iops, data_gb, args.threads, qps)
     ours, against_defaults = advise(profile)
     mycnf = render(ours, "mycnf")
@@ -633,7 +654,7 @@ def measure(args: argparse.Namespace, top: Path, timings: Timings) -> dict[str, 
     unmeasured = print_without_measured_cpu(profile)
     return {
         "fio_iops": iops,
-        "point_select_qps": qps,
+        "point_selects": asdict(measured),
         "without_measured_cpu": unmeasured,
         "table_size": table_size,
         "data_bytes": {"innodb": reported, "files": on_disk},
