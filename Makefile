@@ -100,7 +100,7 @@ golden: venv
 	$(BIN)/python scripts/make_examples.py
 
 # Each benchmark prints its own figures; api_load runs ~2 minutes, batch needs Redis,
-# real_gain ~11 minutes (MariaDB with sysbench and fio).
+# real_gain ~8 minutes (MariaDB with sysbench and fio).
 bench: venv services
 	command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 	command -v sysbench >/dev/null && command -v fio >/dev/null || \

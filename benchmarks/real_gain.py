@@ -1,6 +1,6 @@
 """Measured gain of our my.cnf over MariaDB's defaults on THIS machine, beside our estimate.
 
-Run by hand or by `make bench` (about 11 minutes at the defaults on 2 cores). It measures the
+Run by hand or by `make bench` (about 8 minutes at the defaults on 2 cores). It measures the
 disk with fio, describes this machine as an advisor profile, prepares sysbench oltp_read_write
 data once with a defaults server, then runs the load alternately on a copy of that data under
 A (an empty my.cnf: the server's defaults) and B (our my.cnf), and prints the measured
