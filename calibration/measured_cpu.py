@@ -56,17 +56,25 @@ def point_select_run(profile: Profile) -> Profile:
     return replace(profile, workload=workload)
 
 
+def measured_run_logs(
+    profile: Profile, refit_pass: RefitPass, *, year: int, corrections: Corrections | None
+) -> FloatArray:
+    """The log rate the model gives the measured run, per parameter vector of `refit_pass`."""
+    run = point_select_run(profile)
+    cached = {"innodb_buffer_pool_size": CACHED_POOL_OVER_DATA * run.workload.data_size_bytes}
+    machine, rows = profile_rows(run, [cached], year=year, corrections=corrections)
+    logs, _ = refit_pass.run(machine, rows)
+    run_logs: FloatArray = logs[0]
+    return run_logs
+
+
 def capacity_shifts(
     profile: Profile, refit_pass: RefitPass, *, year: int, corrections: Corrections | None
 ) -> FloatArray:
     """Per parameter vector of `refit_pass`, the amount to add to c so that the model gives the
     measured point-select rate for the measured run."""
-    measured = measured_cpu_of(profile)
-    run = point_select_run(profile)
-    cached = {"innodb_buffer_pool_size": CACHED_POOL_OVER_DATA * run.workload.data_size_bytes}
-    machine, rows = profile_rows(run, [cached], year=year, corrections=corrections)
-    logs, _ = refit_pass.run(machine, rows)
-    shifts: FloatArray = math.log(measured.point_select_qps) - logs[0]
+    estimated = measured_run_logs(profile, refit_pass, year=year, corrections=corrections)
+    shifts: FloatArray = math.log(measured_cpu_of(profile).point_select_qps) - estimated
     return shifts
 
 

@@ -9,12 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calibration.artifact import load_latest
-from calibration.config_rows import profile_rows
 from calibration.estimator import CalibratedEstimator
 from calibration.measured_cpu import (
-    CACHED_POOL_OVER_DATA,
     capacity_shifts,
-    point_select_run,
+    measured_run_logs,
     shifted,
 )
 from calibration.model import REFERENCE_YEAR
@@ -63,12 +61,10 @@ def test_the_model_reproduces_the_measured_run_under_every_vector(raw) -> None:
     for the fitted vector and each refit alike."""
     profile = parse_profile(raw)
     shifts = capacity_shifts(profile, RefitPass(VECTORS, 2), year=REFERENCE_YEAR, corrections=None)
-    run = point_select_run(profile)
-    cached = {"innodb_buffer_pool_size": CACHED_POOL_OVER_DATA * run.workload.data_size_bytes}
-    machine, rows = profile_rows(run, [cached], year=REFERENCE_YEAR)
-    logs, _ = RefitPass(shifted(VECTORS, shifts), 2).run(machine, rows)
+    moved = RefitPass(shifted(VECTORS, shifts), 2)
+    logs = measured_run_logs(profile, moved, year=REFERENCE_YEAR, corrections=None)
     measured = math.log(raw["hardware"]["measured_cpu"]["point_select_qps"])
-    assert np.allclose(logs[0], measured, rtol=0, atol=1e-9)
+    assert np.allclose(logs, measured, rtol=0, atol=1e-9)
 
 
 def _estimate(raw: dict[str, Any], qps: float | None) -> tuple[float, float]:
@@ -126,10 +122,7 @@ def test_measuring_what_the_model_assumes_changes_no_estimate() -> None:
         }
     )
     profile = parse_profile(raw)
-    run = point_select_run(profile)
-    cached = {"innodb_buffer_pool_size": CACHED_POOL_OVER_DATA * run.workload.data_size_bytes}
-    machine, rows = profile_rows(run, [cached], year=REFERENCE_YEAR)
-    logs, _ = RefitPass(VECTORS, 2).run(machine, rows)
-    assumed = math.exp(logs[0][0])  # the fitted vector's rate
+    logs = measured_run_logs(profile, RefitPass(VECTORS, 2), year=REFERENCE_YEAR, corrections=None)
+    assumed = math.exp(logs[0])  # the fitted vector's rate
     assert _estimate(raw, assumed) == _estimate(raw, None)
     assert _estimate(raw, assumed * 1.5) != _estimate(raw, None)
