@@ -63,6 +63,7 @@ FIO_BLOCK = "16k"  # InnoDB's page
 MARIADB_DEFAULT_POOL = "134217728"  # innodb_buffer_pool_size in 10.11 when nothing sets it
 NOT_DISKS = frozenset({"tmpfs", "ramfs", "devtmpfs", "overlay"})
 LOG_TAIL_LINES = 40
+TEST = "oltp_read_write"  # the load A and B run
 MIB = 1024**2
 POINT_SELECT_SECONDS = 20  # the measured point-select run (hardware.measured_cpu)
 CPU_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")  # proc(5)
@@ -356,7 +357,7 @@ def sysbench(
     command: str,
     table_size: int,
     *options: str,
-    test: str = "oltp_read_write",
+    test: str = TEST,
 ) -> str:
     """Run one sysbench command of `test` over the server's socket; its stdout."""
     args = [
@@ -425,6 +426,28 @@ def per_transaction(
     }
 
 
+@dataclass(frozen=True)
+class Measured:
+    """One sysbench run with the machine's CPU shares and InnoDB's counters around it."""
+
+    output: str
+    cpu: dict[str, float]
+    before: dict[str, int]
+    after: dict[str, int]
+
+
+def measured_run(server: RunningServer, table_size: int, *options: str, test: str) -> Measured:
+    """sysbench `test` (its `run`) between two snapshots of /proc/stat and InnoDB's counters."""
+    before, times = innodb_counters(server), cpu_times()
+    output = sysbench(server, "run", table_size, *options, test=test)
+    cpu = cpu_shares(times, cpu_times())
+    return Measured(output, cpu, before, innodb_counters(server))
+
+
+def describe_shares(cpu: dict[str, float]) -> str:
+    return ", ".join(f"{name} {share:.0%}" for name, share in cpu.items())
+
+
 def parse_sysbench(output: str) -> tuple[float, float, int]:
     """(transactions/s, 95th percentile latency in ms, ignored errors) of a sysbench run."""
     tps = re.search(r"transactions:\s+\d+\s+\(([\d.]+) per sec\.\)", output)
@@ -483,18 +506,13 @@ def point_selects(
         load = (f"--threads={args.threads}", "--report-interval=0")
         test = "oltp_point_select"
         sysbench(server, "run", table_size, *load, "--time=5", test=test)
-        counters, times = innodb_counters(server), cpu_times()
-        output = sysbench(
-            server, "run", table_size, *load, f"--time={POINT_SELECT_SECONDS}", test=test
-        )
-        cpu = cpu_shares(times, cpu_times())
-        after = innodb_counters(server)
-    queries = re.search(r"queries:\s+\d+\s+\(([\d.]+) per sec\.\)", output)
+        run = measured_run(server, table_size, *load, f"--time={POINT_SELECT_SECONDS}", test=test)
+    queries = re.search(r"queries:\s+\d+\s+\(([\d.]+) per sec\.\)", run.output)
     if queries is None:
-        raise RuntimeError(f"cannot find queries/s in sysbench's output:\n{output}")
+        raise RuntimeError(f"cannot find queries/s in sysbench's output:\n{run.output}")
     qps = float(queries.group(1))
-    counts = per_transaction(counters, after, qps * POINT_SELECT_SECONDS)
-    return PointSelects(qps, cpu, counts["page_reads"])
+    counts = per_transaction(run.before, run.after, qps * POINT_SELECT_SECONDS)
+    return PointSelects(qps, run.cpu, counts["page_reads"])
 
 
 def one_run(config: str, mycnf: str, prepared: Path, args: argparse.Namespace, top: Path) -> Run:
@@ -505,14 +523,12 @@ def one_run(config: str, mycnf: str, prepared: Path, args: argparse.Namespace, t
         load = (f"--threads={args.threads}", "--report-interval=0")
         if args.warmup > 0:
             sysbench(server, "run", table_size, *load, f"--time={args.warmup}")
-        counters, times = innodb_counters(server), cpu_times()
-        output = sysbench(server, "run", table_size, *load, f"--time={args.time}")
-        cpu = cpu_shares(times, cpu_times())
-        tps, p95, errors = parse_sysbench(output)
-        counts = per_transaction(counters, innodb_counters(server), tps * args.time)
+        run = measured_run(server, table_size, *load, f"--time={args.time}", test=TEST)
+    tps, p95, errors = parse_sysbench(run.output)
+    counts = per_transaction(run.before, run.after, tps * args.time)
     wall = time.monotonic() - start
     boot = round(server.boot_seconds, 2)
-    return Run(config, tps, p95, errors, boot, round(wall, 1), cpu, counts)
+    return Run(config, tps, p95, errors, boot, round(wall, 1), run.cpu, counts)
 
 
 def table_size_for(size_gb: float) -> int:
@@ -554,9 +570,8 @@ def print_run(number: int, run: Run) -> None:
         f"  round {number} {run.config} ({name}): {run.tps:.1f} tps, p95 {run.p95_ms:g} ms, "
         f"{run.errors} ignored errors; booted in {run.boot_s:g} s, {run.wall_s:.0f} s in all"
     )
-    shares = ", ".join(f"{name} {share:.0%}" for name, share in run.cpu.items())
     counts = ", ".join(f"{name} {value:g}" for name, value in run.per_transaction.items())
-    print(f"    CPU: {shares}; per transaction: {counts}")
+    print(f"    CPU: {describe_shares(run.cpu)}; per transaction: {counts}")
 
 
 def print_comparison(
@@ -630,10 +645,9 @@ def measure(args: argparse.Namespace, top: Path, timings: Timings) -> dict[str, 
     with timings.phase("point selects"):
         measured = point_selects(prepared, args, top, reported)
     qps = measured.qps
-    shares = ", ".join(f"{name} {share:.0%}" for name, share in measured.cpu.items())
     print(
         f"point selects, cached, {args.threads} threads, {POINT_SELECT_SECONDS} s: {qps:,.0f}/s; "
-        f"CPU {shares}; {measured.page_reads:g} page reads a query"
+        f"CPU {describe_shares(measured.cpu)}; {measured.page_reads:g} page reads a query"
     )
     profile = machine_profile(iops, data_gb, args.threads, qps)
     ours, against_defaults = advise(profile)
