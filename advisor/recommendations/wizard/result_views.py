@@ -68,17 +68,21 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
     return TemplateResponse(request, "recommendations/result.html", context)
 
 
-def _on_disks(result: Result) -> bool:
-    """Whether the stored profile's storage is spinning disks (its echo, as the engine read it)."""
+def _hardware(result: Result) -> dict[str, object]:
+    """The stored profile's hardware section, as the engine read it (empty when absent)."""
     hardware = result.inputs.get("hardware")
-    storage = hardware.get("storage") if isinstance(hardware, dict) else None
+    return hardware if isinstance(hardware, dict) else {}
+
+
+def _on_disks(result: Result) -> bool:
+    """Whether the stored profile's storage is spinning disks."""
+    storage = _hardware(result).get("storage")
     return isinstance(storage, dict) and storage.get("media") == "hdd"
 
 
 def _measured_cpu(result: Result) -> dict[str, float] | None:
-    """The stored profile's hardware.measured_cpu, as the engine read it, or None."""
-    hardware = result.inputs.get("hardware")
-    measured = hardware.get("measured_cpu") if isinstance(hardware, dict) else None
+    """The stored profile's hardware.measured_cpu, or None."""
+    measured = _hardware(result).get("measured_cpu")
     return measured if isinstance(measured, dict) else None
 
 
