@@ -120,7 +120,24 @@ def _pairs(report: dict[str, Any]) -> dict[str, Any]:
     if pairs.get("within_tolerance") is not None:
         pairs["within_percent"] = f"{pairs['within_tolerance']:.0%}"
         pairs["widths"] = [(k, factor(v[1])) for k, v in pairs["ratio_bounds"].items()]
+    pairs["sources"] = [_pair_source_row(key, row) for key, row in _worst_first(pairs)]
     return pairs
+
+
+def _worst_first(pairs: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The pairs by source, the sources whose ratios the model misses most first: they set the
+    gain interval's width. A report from before the by-source count has none: no table."""
+    by_source = pairs.get("by_source") or {}
+    return sorted(by_source.items(), key=lambda kv: -kv[1]["median_abs_log_error"])
+
+
+def _pair_source_row(key: str, row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **row,
+        "source": citation(key),
+        "within_percent": f"{row['within_tolerance']:.0%}",
+        "error": factor(row["median_abs_log_error"]),
+    }
 
 
 def _groups(report: dict[str, Any]) -> list[dict[str, Any]]:

@@ -49,6 +49,27 @@ def test_the_summary_counts_pairs_by_the_setting_that_changed() -> None:
     no_dw = point("c", 130.0, bp_gb=10.0, doublewrite="off")
     pairs = setting_pairs([small, big, no_dw], [math.log(100.0), math.log(150.0), 4.6])
     by_setting = pair_summary(pairs)["by_setting"]
-    assert by_setting["bp_gb"] == {"pairs": 1, "within_tolerance": 0.0, "wrong_direction": 0}
+    assert by_setting["bp_gb"] == {
+        "pairs": 1,
+        "within_tolerance": 0.0,
+        "wrong_direction": 0,
+        "median_abs_log_error": round(math.log(2.0), 3),
+    }
     assert by_setting["doublewrite"]["pairs"] == 1
     assert by_setting["bp_gb+doublewrite"]["pairs"] == 1
+
+
+def test_the_summary_counts_pairs_by_source_with_their_median_ratio_error() -> None:
+    small, big = point("a", 100.0, bp_gb=10.0), point("b", 300.0, bp_gb=40.0)
+    other = dataclasses.replace(BASE, source="another-source")
+    near, far = (
+        dataclasses.replace(other, id="c", value=100.0, bp_gb=10.0),
+        dataclasses.replace(other, id="d", value=110.0, bp_gb=40.0),
+    )
+    logs = [math.log(100.0), math.log(150.0), math.log(100.0), math.log(110.0)]
+    by_source = pair_summary(setting_pairs([small, big, near, far], logs))["by_source"]
+    assert by_source[BASE.source]["pairs"] == 1
+    assert by_source[BASE.source]["median_abs_log_error"] == round(math.log(2.0), 3)
+    assert by_source[BASE.source]["within_tolerance"] == 0.0
+    assert by_source["another-source"]["median_abs_log_error"] == 0.0
+    assert by_source["another-source"]["within_tolerance"] == 1.0

@@ -142,3 +142,15 @@ def test_the_page_says_how_much_wider_an_estimate_outside_the_data_is(client, ru
     assert run.out_of_domain_widening > 1.0
     assert f"it is {run.out_of_domain_widening:.2f} times wider" in html
     assert f"a gain's {run.gain_out_of_domain_widening:.2f} times" in html
+
+
+def test_the_pairs_are_listed_by_source_the_worst_missed_first(client, run):
+    html = client.get(PAGE).content.decode()
+    by_source = run.report["pairs"]["by_source"]
+    worst = max(by_source, key=lambda key: by_source[key]["median_abs_log_error"])
+    best = min(by_source, key=lambda key: by_source[key]["median_abs_log_error"])
+    table = html[html.index("Median ratio error") :]
+    assert table.index(f"<code>{worst}</code>") < table.index(f"<code>{best}</code>")
+    row = table[table.index(f"<code>{worst}</code>") :]
+    error = math.exp(by_source[worst]["median_abs_log_error"])
+    assert f"×{error:.2f}" in row[: row.index("</tr>")]
