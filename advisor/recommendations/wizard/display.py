@@ -229,6 +229,7 @@ def estimate_panel(bars: list[Bar], *, chart_id: str, title: str) -> EstimatePan
 
 # Past this high/low ratio an interval gets a word on why it is wide.
 WIDE_INTERVAL = 3.0
+CPU_BOUND = "CPU"  # an estimate's bottleneck when the CPU binds (calibration.model.BOTTLENECKS)
 
 
 def interval_meaning(
@@ -277,6 +278,14 @@ def interval_meaning(
             f"The CPU's speed comes from the {measured_cpu['point_select_qps']:g} point selects/s "
             f"you measured at {measured_cpu['threads']:g} threads: the model is set to give "
             "exactly that rate for that run, instead of assuming a typical core of today."
+        )
+    elif rec.bottleneck == CPU_BOUND:
+        lines.append(
+            "The recommended estimate is bound by the CPU, which the model takes as a typical "
+            "core of today: a slower or shared one (a cloud vCPU) can run well below it. "
+            "Measuring it settles that: the point selects per second sysbench's "
+            "oltp_point_select reaches on this server with its data cached, and at how many "
+            "threads (Measured CPU on the hardware step; hardware.measured_cpu in the API)."
         )
     if estimates.measured is not None and gain is not None:
         lines.append(

@@ -290,6 +290,31 @@ def test_the_page_says_the_cpu_speed_comes_from_the_measured_point_selects(clien
     assert "from the 18500 point selects/s you measured at 32 threads" in html.content.decode()
 
 
+def test_a_cpu_bound_estimate_without_a_measured_cpu_says_how_to_measure_it(client):
+    """The CPU's speed is the one input a CPU-bound estimate rests on that the profile does not
+    give: the page says so, and how to give it; once given, or where IO binds, it says nothing."""
+    from advisor.recommendations.services import recommendation_create
+    from rules.validation import parse_profile
+
+    cached = json.loads(json.dumps(EXAMPLE_PROFILE))
+    cached["hardware"]["storage"] = {"media": "nvme", "device_count": 2, "raid_level": "raid1"}
+    cached["workload"]["data_size_gb"] = 10
+    io_bound = json.loads(json.dumps(EXAMPLE_PROFILE))
+    io_bound["workload"]["data_size_gb"] = 5000
+    measured = json.loads(json.dumps(cached))
+    measured["hardware"]["measured_cpu"] = {"point_select_qps": 18500, "threads": 32}
+    said = {}
+    for name, profile in (("cached", cached), ("io_bound", io_bound), ("measured", measured)):
+        result = recommendation_create(profile=parse_profile(profile))
+        assert result.estimate is not None
+        page = html.unescape(client.get(result.permalink).content.decode())
+        said[name] = (result.estimate.recommended.bottleneck, "Measuring it settles that" in page)
+    assert said["cached"] == ("CPU", True)
+    assert said["io_bound"][0] != "CPU"
+    assert not said["io_bound"][1]
+    assert not said["measured"][1]
+
+
 def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
     """An interval on disks is theirs (calibration.interval.DISKS_GROUP): the page says why it
     is wide in terms of disks, and not on flash."""
