@@ -283,7 +283,7 @@ def interval_meaning(
         lines.append(
             "The recommended estimate is bound by the CPU, which the model takes as a typical "
             "core of today: a slower or shared one (a cloud vCPU) can run well below it. "
-            "Measuring it settles that: the point selects per second sysbench's "
+            "Measuring it replaces that assumption: the point selects per second sysbench's "
             "oltp_point_select reaches on this server with its data cached, and at how many "
             "threads (Measured CPU on the hardware step; hardware.measured_cpu in the API)."
         )

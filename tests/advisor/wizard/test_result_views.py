@@ -308,7 +308,10 @@ def test_a_cpu_bound_estimate_without_a_measured_cpu_says_how_to_measure_it(clie
         result = recommendation_create(profile=parse_profile(profile))
         assert result.estimate is not None
         page = html.unescape(client.get(result.permalink).content.decode())
-        said[name] = (result.estimate.recommended.bottleneck, "Measuring it settles that" in page)
+        said[name] = (
+            result.estimate.recommended.bottleneck,
+            "Measuring it replaces that assumption" in page,
+        )
     assert said["cached"] == ("CPU", True)
     assert said["io_bound"][0] != "CPU"
     assert not said["io_bound"][1]
