@@ -12,7 +12,7 @@ This fits the model both ways on the calibration data and prints the report's he
 side by side: each source held out, as `manage.py calibrate --json` reports them. The variant
 is applied by replacing the module's dirtied table for the fit only; nothing is written.
 
-Run: .venv/bin/python benchmarks/tpcc_write_window.py  (two fits, ~20 s)
+Run: .venv/bin/python benchmarks/tpcc_write_window.py  (two fits, ~10 s)
 """
 
 import math

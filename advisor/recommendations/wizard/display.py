@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 
 from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
+from calibration.model import BOTTLENECKS
 from rules.apply import apply_groups
 from rules.bibliography import source
 from rules.errors import OutputRefused
@@ -229,7 +230,7 @@ def estimate_panel(bars: list[Bar], *, chart_id: str, title: str) -> EstimatePan
 
 # Past this high/low ratio an interval gets a word on why it is wide.
 WIDE_INTERVAL = 3.0
-CPU_BOUND = "CPU"  # an estimate's bottleneck when the CPU binds (calibration.model.BOTTLENECKS)
+CPU_BOUND = BOTTLENECKS[0]  # an estimate's bottleneck when the CPU binds
 
 
 def interval_meaning(
