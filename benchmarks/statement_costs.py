@@ -7,19 +7,27 @@ rounds, so a noisy neighbour hits them alike), and reads the server process's CP
 /proc around each run: CPU microseconds per transaction, and that over a point select's. The
 client's CPU is not counted, so sysbench sharing the machine does not bias the ratios.
 
-Run by hand (`python benchmarks/statement_costs.py`, about 5 minutes on 2 cores). Needs Debian's
-`sysbench` and MariaDB's server binaries (exit 2 when missing). It measures; it asserts nothing.
+With `--binlog` a second server runs beside the first with the binary log on (row events,
+sync_binlog=0, as a replication source commonly runs it), measured in the same rounds
+(interleaved: the machine's drift hits both alike), and the report gives the binary log's CPU
+per unit of each kind that changes rows: what calibration.fit.BOUNDS["binlog_cpu"] rests on.
+
+Run by hand (`python benchmarks/statement_costs.py [--binlog]`, about 5 minutes on 2 cores, 9
+with --binlog). Needs Debian's `sysbench` and MariaDB's server binaries (exit 2 when missing).
+It measures; it asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -44,6 +52,12 @@ TESTS = {
 }
 # A pool far above the data keeps every run cached: only CPU work is measured.
 MYCNF = "[mysqld]\ninnodb_buffer_pool_size=2G\ninnodb_log_file_size=512M\n"
+# The binary log as a replication source commonly runs it: row events, not synced per commit
+# (sync_binlog=0), so its CPU is measured and not the device's fsyncs (mysql-manual-sync-binlog).
+BINLOG = "log_bin=binlog\nbinlog_format=ROW\nsync_binlog=0\nserver_id=1\n"
+CONFIGS = {"binlog off": MYCNF, "binlog on": MYCNF + BINLOG}
+
+Runs = dict[str, list[tuple[float, float]]]  # test -> (tps, server CPU us) per round
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -53,6 +67,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=5, help="seconds discarded per run [5]")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each test [3]")
     parser.add_argument("--size-gb", type=float, default=0.5, help="data size in GiB [0.5]")
+    parser.add_argument(
+        "--binlog", action="store_true", help="also measure a server with the binary log on"
+    )
     return parser.parse_args(argv)
 
 
@@ -84,30 +101,63 @@ def cpu_per_transaction(
     return tps, used / (tps * wall) * 1e6
 
 
-def measure(args: argparse.Namespace, top: Path) -> dict[str, list[tuple[float, float]]]:
+def measure(args: argparse.Namespace, top: Path) -> dict[str, Runs]:
+    """Per configuration (CONFIGS; the first alone without --binlog), each test's runs. Every
+    server is up for the whole measurement and the rounds visit them in turn."""
     table_size = table_size_for(args.size_gb)
-    runs: dict[str, list[tuple[float, float]]] = {test: [] for test in TESTS}
-    with running_server(MYCNF, parent=top) as server:
-        server.query("CREATE DATABASE sbtest")
-        sysbench(server, "prepare", table_size, f"--threads={min(8, os.cpu_count() or 1)}")
-        pid = server_pid(server)
+    names = list(CONFIGS) if args.binlog else list(CONFIGS)[:1]
+    runs: dict[str, Runs] = {name: {test: [] for test in TESTS} for name in names}
+    with ExitStack() as stack:
+        servers = {name: stack.enter_context(running_server(CONFIGS[name], parent=top))
+                   for name in names}  # fmt: skip
+        for server in servers.values():
+            server.query("CREATE DATABASE sbtest")
+            sysbench(server, "prepare", table_size, f"--threads={min(8, os.cpu_count() or 1)}")
+        pids = {name: server_pid(server) for name, server in servers.items()}
         for number in range(1, args.rounds + 1):
-            for test in TESTS:
-                tps, micros = cpu_per_transaction(server, pid, test, table_size, args)
-                runs[test].append((tps, micros))
-                print(f"  round {number} {test}: {tps:,.0f} tps, {micros:,.1f} us of server CPU")
+            for name, server in servers.items():
+                for test in TESTS:
+                    tps, micros = cpu_per_transaction(server, pids[name], test, table_size, args)
+                    runs[name][test].append((tps, micros))
+                    print(
+                        f"  round {number} {name} {test}: {tps:,.0f} tps, "
+                        f"{micros:,.1f} us of server CPU"
+                    )
     return runs
 
 
-def report(runs: dict[str, list[tuple[float, float]]]) -> None:
-    micros = {test: statistics.median(m for _, m in rows) for test, rows in runs.items()}
+def medians(runs: Runs) -> dict[str, float]:
+    return {test: statistics.median(m for _, m in rows) for test, rows in runs.items()}
+
+
+def report(runs: Runs, name: str) -> None:
+    micros = medians(runs)
     point = micros["oltp_point_select"]
-    print("median server CPU per transaction, and in point selects (model's count beside):")
+    print(f"{name}: median server CPU per transaction, and in point selects (model's count):")
     for test, kind in TESTS.items():
         ratio, model = micros[test] / point, BENCHMARKS[kind].statements
         print(f"  {test:24} {micros[test]:9,.1f} us  {ratio:6.1f}  ({kind}: {model:g})")
     updates = (micros["oltp_update_index"] + micros["oltp_update_non_index"]) / 2
     print(f"  the two updates averaged: {updates / point:.1f} point selects")
+
+
+def binlog_ratios(off: Runs, on: Runs) -> dict[str, float]:
+    """Per test that changes rows, the binary log's factor on its CPU per transaction: the two
+    servers' CPU per transaction, each over its own point select (which writes no events), so
+    that the two servers' own speeds cancel. Its log is calibration.model's binlog_cpu."""
+    off_us, on_us = medians(off), medians(on)
+    return {
+        test: (on_us[test] / on_us["oltp_point_select"])
+        / (off_us[test] / off_us["oltp_point_select"])
+        for test in TESTS
+        if test != "oltp_point_select"
+    }
+
+
+def report_binlog(off: Runs, on: Runs) -> None:
+    print("binary log on over off, CPU per transaction, each over its own point select:")
+    for test, ratio in binlog_ratios(off, on).items():
+        print(f"  {test:24} x{ratio:.3f}  log {math.log(ratio):+.3f}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -119,7 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CANNOT_RUN
     print(f"statement costs: {args.rounds} rounds x {len(TESTS)} tests, {args.threads} threads")
     with tempfile.TemporaryDirectory(prefix="statement-costs-", dir="/var/tmp") as top:
-        report(measure(args, Path(top)))
+        runs = measure(args, Path(top))
+    for name, of_config in runs.items():
+        report(of_config, name)
+    if args.binlog:
+        report_binlog(runs["binlog off"], runs["binlog on"])
     return 0
 
 
