@@ -13,10 +13,11 @@ exercise.
 
 On published data (benchmarks/measured_cpu_check.py: 78 held-out predictions of 8 sources that
 also ran cached point selects) the same shift, taken from a source's own point-select result,
-moved the median error from x1.163 to x1.143 and the 80th percentile from x1.449 to x1.296. It
-helped most where the year's core was furthest off (a GCP VM: x1.84 to x1.28; a 2024 mini PC:
-x1.48 to x1.22) and cost a little where the model was already close (4 of the 8 sources), since
-one published point-select result carries its own noise.
+moved the median error from x1.146 to x1.154 and the 80th percentile from x1.390 to x1.316
+(calibration 20261128.030451). It helped where the year's core was furthest off (a GCP VM:
+x1.56 to x1.18; a 2024 mini PC: x1.62 to x1.33) and cost a little on the other 6 sources,
+where the model was already close, since one published point-select result carries its own
+noise.
 """
 
 import math
