@@ -16,11 +16,22 @@ TOLERANCE = 1.25  # a feature within 25% beyond the data's range still counts as
 
 Ranges = dict[str, tuple[float, float]]
 
+# The column only the CPU term reads (calibration.model.busy_cores: the cores the clients keep
+# busy). A machine that measured its own point selects (hardware.measured_cpu) gives that term's
+# capacity from itself (calibration.measured_cpu), so its core count is no longer a place where
+# the model extrapolates; its clients, device rates and pool share still are.
+CPU_ONLY_COLUMNS = ("cores",)
+
 
 def ranges_of(x: Mapping[str, FloatArray], mask: np.ndarray | None = None) -> Ranges:
     """Each domain column's (min, max) over the situations `mask` selects (all by default)."""
     chosen = slice(None) if mask is None else mask
     return {c: (float(x[c][chosen].min()), float(x[c][chosen].max())) for c in DOMAIN_COLUMNS}
+
+
+def for_measured_cpu(ranges: Mapping[str, tuple[float, float]]) -> Ranges:
+    """`ranges` without the columns a measured CPU replaces (CPU_ONLY_COLUMNS)."""
+    return {c: r for c, r in ranges.items() if c not in CPU_ONLY_COLUMNS}
 
 
 def inside(ranges: Mapping[str, tuple[float, float]], values: Mapping[str, float]) -> bool:

@@ -8,6 +8,7 @@ import numpy as np
 
 from calibration.calibrate import Calibration
 from calibration.config_rows import ConfigRow, columns_of, profile_rows
+from calibration.domain import Ranges, for_measured_cpu
 from calibration.domain import inside as inside_ranges
 from calibration.features import (
     MODELLED_SETTINGS,
@@ -118,10 +119,11 @@ class CalibratedEstimator:
         logs, binding = self._pass_for(profile).run(machine, rows)
         kind = profile.workload.kind._value_  # .value (rules.enums)
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
-        inside = self._row_in_domain(kind, machine, rows[1])
+        domain = self._domain_for(profile)
+        inside = self._row_in_domain(domain, kind, machine, rows[1])
         current = gain = None
         if compare:  # only then the baseline's estimate and the gain over it
-            inside_before = self._row_in_domain(kind, machine, rows[0])
+            inside_before = self._row_in_domain(domain, kind, machine, rows[0])
             current = self._interval(kind, before, binding[0], inside_before, machine.disks)
             gain = self._gain(kind, after - before, binding[1], inside)
         low, high = self._effect_percentiles(logs[:, 1:])
@@ -234,8 +236,26 @@ class CalibratedEstimator:
         high = [(b * (1 - s_high) + a * s_high) * 100 for _, _, b, a in picked]
         return low, high
 
-    def _row_in_domain(self, kind: str, machine: Situation, row: ConfigRow) -> bool:
-        ranges = self._calibration.domain.get(kind)
+    @cached_property
+    def _measured_cpu_domain(self) -> dict[str, Ranges]:
+        """The data's ranges per kind without the columns a measured CPU replaces."""
+        return {kind: for_measured_cpu(r) for kind, r in self._calibration.domain.items()}
+
+    def _domain_for(self, profile: Profile) -> Mapping[str, Mapping[str, tuple[float, float]]]:
+        """The ranges a profile is checked against: a machine that measured its point selects
+        is not outside the data for its core count alone (calibration.domain.CPU_ONLY_COLUMNS)."""
+        if profile.hardware.measured_cpu is None:
+            return self._calibration.domain
+        return self._measured_cpu_domain
+
+    @staticmethod
+    def _row_in_domain(
+        domain: Mapping[str, Mapping[str, tuple[float, float]]],
+        kind: str,
+        machine: Situation,
+        row: ConfigRow,
+    ) -> bool:
+        ranges = domain.get(kind)
         if ranges is None:
             return False
         return inside_ranges(ranges, columns_of(machine, row, ranges))

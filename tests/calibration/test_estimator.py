@@ -187,6 +187,50 @@ def test_a_machine_far_beyond_the_data_is_out_of_domain() -> None:
     assert not estimate(huge).in_domain
 
 
+def _two_core_read_write(**overrides: Any) -> dict[str, Any]:
+    """A small machine whose core count lies below every published read_write machine's and
+    whose other columns (clients, device rates, pool share) lie inside the data's."""
+    return raw_profile(
+        **{
+            "hardware.cpu_cores": 2,
+            "hardware.ram_gb": 24,
+            "hardware.storage": {
+                "media": "nvme",
+                "device_count": 1,
+                "raid_level": "none",
+                "controller_cache": "none",
+                "measured_iops": {"random_read": 48000, "random_write": 50000},
+            },
+            "workload.kind": "read_write",
+            "workload.data_size_gb": 2,
+            "workload.concurrency": 16,
+            **overrides,
+        }
+    )
+
+
+MEASURED_CPU = {"point_select_qps": 68000, "threads": 16}
+
+
+def test_a_measured_cpu_takes_the_core_count_out_of_the_domain_check() -> None:
+    ranges = CALIBRATION.domain["read_write"]
+    assert ranges["cores"][0] / 1.25 > 2  # outside by its cores alone
+    plain = estimate(_two_core_read_write())
+    measured = estimate(_two_core_read_write(**{"hardware.measured_cpu": MEASURED_CPU}))
+    assert not plain.in_domain
+    assert measured.in_domain
+    # inside, the interval is the calibration's own, not widened
+    assert math.log(measured.high / measured.low) < math.log(plain.high / plain.low)
+
+
+def test_a_measured_cpu_does_not_excuse_the_other_columns() -> None:
+    crowded = _two_core_read_write(
+        **{"hardware.measured_cpu": {**MEASURED_CPU, "threads": 4096}, "workload.concurrency": 4096}
+    )
+    assert CALIBRATION.domain["read_write"]["concurrency"][1] * 1.25 < 4096
+    assert not estimate(crowded).in_domain
+
+
 def test_effects_cover_only_settings_the_model_has_a_term_for() -> None:
     profile = parse_profile(
         raw_profile(current={"mycnf": "[mysqld]\ninnodb_buffer_pool_size=1G\n"})
