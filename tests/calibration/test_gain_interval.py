@@ -57,3 +57,29 @@ def test_pairs_outside_that_miss_widely_widen_the_gain_interval_outside() -> Non
 def test_too_few_sources_outside_keep_the_default_gain_widening() -> None:
     points, pairs, outside = data(inside=12, outside=GROUP_MIN_SOURCES - 1, outside_error=3.0)
     assert gain_bounds(pairs, points, outside).out_of_domain_widening == OUT_OF_DOMAIN_WIDENING
+
+
+def with_read_write(sources: int, spread: float):
+    """gain_bounds' arguments for 12 oltp sources missing their ratios by ~0.2 in log and
+    `sources` read_write sources missing theirs by ~`spread`."""
+    points, pairs, _ = data(inside=12, outside=0, outside_error=0.0)
+    rng = np.random.default_rng(5)
+    for i in range(sources):
+        own_points, own_pairs = machine(f"rw{i}", list(rng.normal(0.0, spread, 3)))
+        points += [dataclasses.replace(p, kind="read_write") for p in own_points]
+        pairs += own_pairs
+    return pairs, points, np.zeros(len(points), dtype=bool)  # gain_bounds' arguments
+
+
+def test_a_kind_from_few_sources_may_widen_the_gain_interval_but_not_narrow_it() -> None:
+    few = GROUP_MIN_SOURCES - 1
+    bounds = gain_bounds(*with_read_write(few, spread=0.01)).bounds
+    assert bounds["read_write"] == bounds["pooled"]  # its tiny misses are not enough to narrow
+    bounds = gain_bounds(*with_read_write(few, spread=1.5)).bounds
+    assert bounds["read_write"][1] > bounds["pooled"][1] * 2  # its large misses widen
+    assert bounds["read_write"][0] < bounds["pooled"][0] * 2
+
+
+def test_a_kind_from_enough_sources_takes_its_own_narrower_gain_interval() -> None:
+    bounds = gain_bounds(*with_read_write(GROUP_MIN_SOURCES, spread=0.01)).bounds
+    assert bounds["read_write"][1] < bounds["pooled"][1] / 4
