@@ -20,6 +20,7 @@ from calibration.interval import (
     interval_group,
     out_of_domain_widening,
 )
+from calibration.kind_cpu_cost import anchored_misses, kind_cost_offsets
 from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
 from calibration.pairs import pair_summary, setting_pairs
 from calibration.points import Point, used_points
@@ -44,6 +45,9 @@ class Calibration:
     # how many times wider an interval is outside the data's range (calibration.interval)
     out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
     gain_out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
+    # kind -> what to add to f_k for a machine that measured its point selects
+    # (calibration.kind_cpu_cost)
+    cpu_cost_offsets: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +63,7 @@ class Calibration:
             "ratio_bounds": {k: list(v) for k, v in self.ratio_bounds.items()},
             "out_of_domain_widening": self.out_of_domain_widening,
             "gain_out_of_domain_widening": self.gain_out_of_domain_widening,
+            "cpu_cost_offsets": self.cpu_cost_offsets,
             "layout": list(LAYOUT.names),
         }
 
@@ -82,6 +87,7 @@ class Calibration:
             gain_out_of_domain_widening=data.get(
                 "gain_out_of_domain_widening", OUT_OF_DOMAIN_WIDENING
             ),
+            cpu_cost_offsets=data.get("cpu_cost_offsets", {}),
         )
 
 
@@ -112,6 +118,8 @@ def run_calibration(
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
     gain = gain_bounds(pairs, used, outside)
+    cpu_misses = anchored_misses(used, x, fit.params)
+    cpu_offsets = kind_cost_offsets(cpu_misses)
     report = {
         "version": version,
         "points": len(used),
@@ -141,6 +149,13 @@ def run_calibration(
             "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in gain.bounds.items()},
             "out_of_domain_widening": round(gain.out_of_domain_widening, 3),
         },
+        "measured_cpu_cost": {
+            kind: {
+                "sources": len(by_source),
+                "offset": round(cpu_offsets[kind], 3) if kind in cpu_offsets else None,
+            }
+            for kind, by_source in cpu_misses.items()
+        },
         "by_group": _by_group(used, fit, covered, widths, bottlenecks, outside),
         "per_source": _per_source(fit, covered),
         "table": _table(used, fit, lows, highs, covered, corrections),
@@ -154,6 +169,7 @@ def run_calibration(
         ratio_bounds=gain.bounds,
         gain_out_of_domain_widening=gain.out_of_domain_widening,
         out_of_domain_widening=widening,
+        cpu_cost_offsets=cpu_offsets,
         bounds=bounds,
         domain=_domain(used, x),
         report=report,

@@ -22,6 +22,7 @@ from calibration.interval import (
     interval_group,
     widened,
 )
+from calibration.kind_cpu_cost import with_kind_offset
 from calibration.measured_cpu import capacity_shifts, shifted
 from calibration.model import REFERENCE_YEAR, predict_with_bottleneck
 from calibration.points import UNITS
@@ -69,7 +70,8 @@ class CalibratedEstimator:
 
     def _pass_for(self, profile: Profile) -> RefitPass:
         """The shared pass; for a machine that measured its point selects, a pass of its own
-        whose CPU capacity reproduces that measurement (calibration.measured_cpu)."""
+        whose CPU capacity reproduces that measurement (calibration.measured_cpu) and whose
+        kind's CPU per unit is the one machines that ran both show (calibration.kind_cpu_cost)."""
         if profile.hardware.measured_cpu is None:
             return self._pass
         shifts = capacity_shifts(
@@ -78,7 +80,10 @@ class CalibratedEstimator:
             year=self._year,
             corrections=self._calibration.device_corrections,
         )
-        return RefitPass(shifted(self._all_params, shifts), width=PASS_WIDTH)
+        kind = profile.workload.kind._value_
+        offset = self._calibration.cpu_cost_offsets.get(kind, 0.0)
+        moved = with_kind_offset(shifted(self._all_params, shifts), kind, offset)
+        return RefitPass(moved, width=PASS_WIDTH)
 
     @cached_property
     def _percentile_rows(self) -> tuple[tuple[int, int, float], ...]:

@@ -17,7 +17,8 @@ moved the median error from x1.146 to x1.154 and the 80th percentile from x1.390
 (calibration 20261128.030451). It helped where the year's core was furthest off (a GCP VM:
 x1.56 to x1.18; a 2024 mini PC: x1.62 to x1.33) and cost a little on the other 6 sources,
 where the model was already close, since one published point-select result carries its own
-noise.
+noise. The kind's CPU per unit against a point select is then the one published machines that
+ran both show (calibration.kind_cpu_cost): median x1.132, 80th percentile x1.294.
 """
 
 import math

@@ -1,0 +1,87 @@
+"""A kind's CPU per unit against a point select's, as published machines that ran both show it.
+
+A machine that measured its own point selects (hardware.measured_cpu) gets its CPU capacity from
+that measurement (calibration.measured_cpu). What it did not measure is what one unit of its own
+kind costs against a point select; the model's f_k says so, and f_k is fitted over every source
+of the kind, most of which ran no point selects and lean on the year's core instead. Where
+published machines ran cached point selects and cached units of another kind at the same time,
+their results say it directly: with c matched to the machine's point-select result, the kind's
+CPU-bound units sit above or below the model by how much the model misprices their CPU.
+
+The offset of a kind is the median over sources of each source's median such miss, once at
+least MIN_SOURCES sources show it; the estimator adds it to f_k for a measured machine only.
+Calibration 20261128.043057 (330 points): read_write -0.160 from 6 sources, every one below
+the model (-0.07 to -0.31), so a transaction without the binary log costs 27.8 point selects
+instead of the fit's 23.7; update_heavy -0.005 from 8 sources (-0.68 to +0.18). Held out
+(benchmarks/measured_cpu_check.py: each source's offsets from the other sources, under the
+fit that never saw it), 78 predictions of 8 sources: median x1.154 -> x1.132, 80th percentile
+x1.316 -> x1.294.
+"""
+
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+
+import numpy as np
+
+from calibration.features import FloatArray
+from calibration.measured_cpu import C_INDEX
+from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
+from calibration.points import Point
+
+# What must agree for one result to stand for the machine's CPU speed in another.
+SAME_MACHINE = ("source", "year", "server", "cpu_cores", "ram_gb", "media", "device_count")
+# A kind gets an offset when this many sources show it, as a kind gets its own ratio interval
+# (calibration.interval.OWN_RATIO_MIN_SOURCES).
+MIN_SOURCES = 3
+CACHED = 1.0  # pool over data at which every page is in the pool
+
+
+def machine_of(point: Point) -> tuple[object, ...]:
+    return tuple(getattr(point, name) for name in SAME_MACHINE)
+
+
+def anchored_misses(
+    points: Sequence[Point], x: dict[str, FloatArray], params: FloatArray
+) -> dict[str, dict[str, list[float]]]:
+    """kind -> source -> (published - model) log of each cached unit the model finds
+    CPU-bound, with c moved so that the model gives a cached point-select result of the same
+    machine (each such result in turn)."""
+    y = np.log([p.value for p in points])
+    machines: dict[tuple[object, ...], list[int]] = defaultdict(list)
+    for i, point in enumerate(points):
+        machines[machine_of(point)].append(i)
+    misses: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for members in machines.values():
+        cached = [i for i in members if x["pool_to_data"][i] >= CACHED]
+        anchors = [i for i in cached if points[i].kind == "read_mostly"]
+        others = [i for i in cached if points[i].kind != "read_mostly"]
+        if not anchors or not others:
+            continue
+        rows = {k: v[others] for k, v in x.items()}
+        for anchor in anchors:
+            one = {k: v[anchor : anchor + 1] for k, v in x.items()}
+            moved = np.array(params, dtype=np.float64)
+            moved[C_INDEX] += y[anchor] - predict_log(moved, one)[0]
+            logs, binding = predict_with_bottleneck(moved, rows)
+            for i, log, name in zip(others, logs.tolist(), binding, strict=True):
+                if name == "CPU":
+                    misses[points[i].kind][points[i].source].append(float(y[i] - log))
+    return misses
+
+
+def kind_cost_offsets(misses: dict[str, dict[str, list[float]]]) -> dict[str, float]:
+    """Per kind shown by MIN_SOURCES sources, the median over sources of their median miss
+    (anchored_misses): what to add to f_k for a machine that measured its point selects."""
+    offsets = {}
+    for kind, by_source in misses.items():
+        if len(by_source) >= MIN_SOURCES:
+            offsets[kind] = statistics.median(statistics.median(m) for m in by_source.values())
+    return offsets
+
+
+def with_kind_offset(params: FloatArray, kind: str, offset: float) -> FloatArray:
+    """The parameter vectors (one a row) with f_kind moved by `offset`, in place."""
+    if offset:
+        params[:, LAYOUT.index(f"f_{kind}")] += offset
+    return params
