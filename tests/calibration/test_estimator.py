@@ -16,7 +16,7 @@ from calibration.points import load_points, used_points
 from rules.engine import recommend
 from rules.result import Effect
 from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from tests.rules.profiles import MEASURED_POINT_SELECTS, raw_profile, two_core_read_write
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None, "the repository ships a calibration artifact"
@@ -187,36 +187,11 @@ def test_a_machine_far_beyond_the_data_is_out_of_domain() -> None:
     assert not estimate(huge).in_domain
 
 
-def _two_core_read_write(**overrides: Any) -> dict[str, Any]:
-    """A small machine whose core count lies below every published read_write machine's and
-    whose other columns (clients, device rates, pool share) lie inside the data's."""
-    return raw_profile(
-        **{
-            "hardware.cpu_cores": 2,
-            "hardware.ram_gb": 24,
-            "hardware.storage": {
-                "media": "nvme",
-                "device_count": 1,
-                "raid_level": "none",
-                "controller_cache": "none",
-                "measured_iops": {"random_read": 48000, "random_write": 50000},
-            },
-            "workload.kind": "read_write",
-            "workload.data_size_gb": 2,
-            "workload.concurrency": 16,
-            **overrides,
-        }
-    )
-
-
-MEASURED_CPU = {"point_select_qps": 68000, "threads": 16}
-
-
 def test_a_measured_cpu_takes_the_core_count_out_of_the_domain_check() -> None:
     ranges = CALIBRATION.domain["read_write"]
     assert ranges["cores"][0] / 1.25 > 2  # outside by its cores alone
-    plain = estimate(_two_core_read_write())
-    measured = estimate(_two_core_read_write(**{"hardware.measured_cpu": MEASURED_CPU}))
+    plain = estimate(two_core_read_write())
+    measured = estimate(two_core_read_write(**{"hardware.measured_cpu": MEASURED_POINT_SELECTS}))
     assert not plain.in_domain
     assert measured.in_domain
     # inside, the interval is the calibration's own, not widened
@@ -224,8 +199,11 @@ def test_a_measured_cpu_takes_the_core_count_out_of_the_domain_check() -> None:
 
 
 def test_a_measured_cpu_does_not_excuse_the_other_columns() -> None:
-    crowded = _two_core_read_write(
-        **{"hardware.measured_cpu": {**MEASURED_CPU, "threads": 4096}, "workload.concurrency": 4096}
+    crowded = two_core_read_write(
+        **{
+            "hardware.measured_cpu": {**MEASURED_POINT_SELECTS, "threads": 4096},
+            "workload.concurrency": 4096,
+        }
     )
     assert CALIBRATION.domain["read_write"]["concurrency"][1] * 1.25 < 4096
     assert not estimate(crowded).in_domain

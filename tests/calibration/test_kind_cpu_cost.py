@@ -15,7 +15,7 @@ from calibration.kind_cpu_cost import anchored_misses, kind_cost_offsets, with_k
 from calibration.points import load_points, used_points
 from rules.engine import recommend
 from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from tests.rules.profiles import MEASURED_POINT_SELECTS, two_core_read_write
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None, "the repository ships a calibration artifact"
@@ -54,23 +54,7 @@ def test_the_offset_is_the_median_of_the_sources_medians_shown_by_three_sources(
 
 
 def _measured_read_write() -> dict:
-    return raw_profile(
-        **{
-            "hardware.cpu_cores": 2,
-            "hardware.ram_gb": 24,
-            "hardware.measured_cpu": {"point_select_qps": 68000, "threads": 16},
-            "hardware.storage": {
-                "media": "nvme",
-                "device_count": 1,
-                "raid_level": "none",
-                "controller_cache": "none",
-                "measured_iops": {"random_read": 48000, "random_write": 50000},
-            },
-            "workload.kind": "read_write",
-            "workload.data_size_gb": 2,
-            "workload.concurrency": 16,
-        }
-    )
+    return two_core_read_write(**{"hardware.measured_cpu": MEASURED_POINT_SELECTS})
 
 
 def test_a_measured_cpu_bound_estimate_moves_by_its_kinds_offset() -> None:

@@ -1,4 +1,4 @@
-"""Profile builders shared by the rule tests: the contract's example with overrides."""
+"""Profile builders shared by the rule and calibration tests: the contract's example, overridden."""
 
 import copy
 from typing import Any
@@ -91,3 +91,29 @@ def network(
     found: dict[str, Any] = flash("network_ssd", count, level)
     found |= {f"hardware.storage.{k}": v for k, v in given.items() if v is not None}
     return found
+
+
+def two_core_read_write(**overrides: Any) -> dict[str, Any]:
+    """A small machine whose core count lies below every published read_write machine's and
+    whose other columns (clients, device rates, pool share) lie inside the data's."""
+    return raw_profile(
+        **{
+            "hardware.cpu_cores": 2,
+            "hardware.ram_gb": 24,
+            "hardware.storage": {
+                "media": "nvme",
+                "device_count": 1,
+                "raid_level": "none",
+                "controller_cache": "none",
+                "measured_iops": {"random_read": 48000, "random_write": 50000},
+            },
+            "workload.kind": "read_write",
+            "workload.data_size_gb": 2,
+            "workload.concurrency": 16,
+            **overrides,
+        }
+    )
+
+
+# What sysbench oltp_point_select made on such a machine, as hardware.measured_cpu gives it.
+MEASURED_POINT_SELECTS = {"point_select_qps": 68000, "threads": 16}
