@@ -64,14 +64,14 @@ def _few_sources(
     """A kind's own interval as it may be used when `seen` sources have its pairs: from
     GROUP_MIN_SOURCES sources as it is, from fewer only where wider than the pooled one.
 
-    Three sources may say a kind's ratios are missed by more than the pool's (the
-    update tests' are: x4 wider), but not that they are missed by less. read_write's own interval
-    from 3 sources (6 pairs; calibration of 2026-11-28, 336 points) was x1.67 wide against the
+    Three sources may say a kind's ratios are missed by more than the pool's (the update
+    tests' are: x4 wider), but not that they are missed by less. read_write's own interval from
+    3 sources (6 pairs; calibration of 2026-11-28, 336 points) was x1.67 wide against the
     pooled x2.27, and benchmarks/real_gain.py's machine, the one machine we can test that no
     source describes, measured a ratio 4% below it (2.45 against 2.54-4.23): the model's centre
-    sat x1.3 to x1.4 above its measured ratio on two days running. Point intervals take their
-    own width from GROUP_MIN_SOURCES sources (calibration.interval); a narrower ratio interval
-    does too.
+    sat x1.3 to x1.4 above the measured ratio in each of three runs that day. Point intervals
+    take their own width from GROUP_MIN_SOURCES sources (calibration.interval); a narrower
+    ratio interval does too.
     """
     if seen >= GROUP_MIN_SOURCES:
         return own
