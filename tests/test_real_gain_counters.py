@@ -53,3 +53,12 @@ def test_per_transaction_divides_each_increase() -> None:
     counts = real_gain.per_transaction(before, after, 100.0)
     assert (counts["page_reads"], counts["fsyncs"]) == (30.0, 1.5)
     assert counts["pages_flushed"] == 0.0  # a counter neither snapshot has
+
+
+def test_the_measured_cpu_rate_is_the_median_of_the_point_select_runs() -> None:
+    def sample(qps: float):
+        return real_gain.PointSelects(qps, {"busy": 1.0}, 0.0)
+
+    samples = [sample(81_000), sample(69_000), sample(87_000)]
+    assert real_gain.median_qps(samples) == 81_000
+    assert real_gain.median_qps(samples[:2]) == 75_000
