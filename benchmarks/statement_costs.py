@@ -4,8 +4,9 @@ calibration.benchmarks counts a unit's CPU work in primary-key point selects so 
 shares one CPU capacity; for the sysbench kinds that count can be measured instead of judged. This
 boots a throwaway MariaDB with its data cached, runs each sysbench test in turn (interleaved over
 rounds, so a noisy neighbour hits them alike), and reads the server process's CPU time from
-/proc around each run: CPU microseconds per transaction, and that over a point select's. The
-client's CPU is not counted, so sysbench sharing the machine does not bias the ratios.
+/proc around each run: CPU microseconds per transaction, and that over a point select's, and
+the kernel's share of it. The client's CPU is not counted, so sysbench sharing the machine
+does not bias the ratios.
 
 With `--binlog` a second server runs beside the first with the binary log on (row events,
 sync_binlog=0, as a replication source commonly runs it), measured in the same rounds
@@ -81,24 +82,28 @@ def server_pid(server: RunningServer) -> int:
     return int(path.read_text(encoding="utf-8").strip())
 
 
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU seconds of a process so far, from /proc/<pid>/stat."""
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """(user, system) CPU seconds of a process so far, from /proc/<pid>/stat."""
     fields = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8").rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def cpu_per_transaction(
     server: RunningServer, pid: int, test: str, table_size: int, args: argparse.Namespace
-) -> tuple[float, float]:
-    """(transactions/s, server CPU microseconds per transaction) of one measured run."""
+) -> tuple[float, float, float]:
+    """(transactions/s, server CPU microseconds per transaction, the kernel's share of that
+    CPU) of one measured run. The kernel's share tells the server's own work from the system
+    calls it makes (reads, writes, fsyncs, the client sockets)."""
     load = (f"--threads={args.threads}", "--report-interval=0")
     if args.warmup > 0:
         sysbench(server, "run", table_size, *load, f"--time={args.warmup}", test=test)
     before, start = cpu_seconds(pid), time.monotonic()
     output = sysbench(server, "run", table_size, *load, f"--time={args.time}", test=test)
-    used, wall = cpu_seconds(pid) - before, time.monotonic() - start
+    after, wall = cpu_seconds(pid), time.monotonic() - start
+    user, system = after[0] - before[0], after[1] - before[1]
     tps = parse_sysbench(output)[0]
-    return tps, used / (tps * wall) * 1e6
+    return tps, (user + system) / (tps * wall) * 1e6, system / max(user + system, 1e-9)
 
 
 def measure(args: argparse.Namespace, top: Path) -> dict[str, Runs]:
@@ -117,11 +122,13 @@ def measure(args: argparse.Namespace, top: Path) -> dict[str, Runs]:
         for number in range(1, args.rounds + 1):
             for name, server in servers.items():
                 for test in TESTS:
-                    tps, micros = cpu_per_transaction(server, pids[name], test, table_size, args)
+                    tps, micros, kernel = cpu_per_transaction(
+                        server, pids[name], test, table_size, args
+                    )
                     runs[name][test].append((tps, micros))
                     print(
                         f"  round {number} {name} {test}: {tps:,.0f} tps, "
-                        f"{micros:,.1f} us of server CPU"
+                        f"{micros:,.1f} us of server CPU ({kernel:.0%} in the kernel)"
                     )
     return runs
 
