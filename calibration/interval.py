@@ -170,15 +170,13 @@ def bounds_by_group(
 
 
 def symmetric_bounds(errors: FloatArray, sources: Sequence[str]) -> tuple[float, float]:
-    """The interval of a log ratio's error, both orders of every pair counted: a against b is
-    b against a with the sign flipped."""
+    """The interval of a log ratio's error: a against b is b against a with the sign flipped,
+    so it is -h..+h, h holding INTERVAL of the errors' sizes (centred_bounds; the split-conformal
+    extra point widens both ends alike, where percentiles of the errors and their negatives
+    moved both ends up)."""
     if not len(errors):
         return (-0.405, 0.405)  # no pairs: x1.5 either way (advisor-engineering-judgement)
-    sources = list(sources)
-    low, high = conformal_bounds(
-        np.concatenate([errors, -errors]), weights=interval_weights(sources + sources)
-    )
-    return (min(low, 0.0), max(high, 0.0))
+    return centred_bounds(errors, INTERVAL, interval_weights(list(sources)))
 
 
 def out_of_domain_widening(

@@ -17,6 +17,7 @@ from calibration.interval import (
     centred_bounds,
     interval_group,
     out_of_domain_widening,
+    symmetric_bounds,
     widened,
 )
 
@@ -195,3 +196,12 @@ def test_spinning_disks_take_the_interval_of_disks_whatever_binds_them() -> None
     assert flash == bounds["random reads|oltp"]
     assert disks[1] > flash[1]
     assert bounds_for(bounds, interval_group("page writes", "oltp", disks=True)) == disks
+
+
+def test_a_ratios_interval_is_symmetric_and_as_wide_as_its_largest_share_of_misses() -> None:
+    # a against b is b against a with the sign flipped; three sources of unequal sizes
+    errors = np.array([0.05, 0.26, 0.4, 0.1, 0.2, 0.3])
+    low, high = symmetric_bounds(errors, ["a", "b", "b", "c", "c", "c"])
+    assert low == -high
+    assert high == 0.4  # the largest miss: 80% of six sizes plus the extra point reaches it
+    assert symmetric_bounds(np.array([]), []) == (-0.405, 0.405)
