@@ -87,19 +87,6 @@ MAX_LEVEL = 0.95
 OWN_RATIO_MIN_SOURCES = 3
 
 
-def conformal_bounds(
-    residuals: FloatArray, level: float = INTERVAL, weights: FloatArray | None = None
-) -> tuple[float, float]:
-    """Lower and upper log offsets holding `level` of the (weighted) residuals.
-
-    With interval_weights, a 21-point sweep of one machine cannot set the interval alone: the
-    interval is meant for a machine the data has never seen.
-    """
-    tail = (1 - level) / 2
-    low, high = _weighted_quantiles(residuals, weights, (tail, 1 - tail))
-    return low, high
-
-
 def _weighted_quantiles(
     values: FloatArray, weights: FloatArray | None, shares: tuple[float, ...]
 ) -> list[float]:
@@ -128,7 +115,11 @@ def interval_weights(sources: Sequence[str]) -> FloatArray:
 def centred_bounds(
     residuals: FloatArray, level: float = INTERVAL, weights: FloatArray | None = None
 ) -> tuple[float, float]:
-    """Log offsets -h and +h, h holding `level` of the (weighted) residuals' sizes."""
+    """Log offsets -h and +h, h holding `level` of the (weighted) residuals' sizes.
+
+    With interval_weights, a 21-point sweep of one machine cannot set the interval alone: the
+    interval is meant for a machine the data has never seen.
+    """
     (half,) = _weighted_quantiles(np.abs(residuals), weights, (level,))
     return -half, half
 

@@ -3,13 +3,13 @@ import pytest
 
 from calibration.features import Situation, as_arrays
 from calibration.fit import least_squares, prior_vector
-from calibration.interval import conformal_bounds, interval_weights
+from calibration.interval import centred_bounds, interval_weights
 from calibration.model import predict_log
 
 
-def test_conformal_bounds_hold_the_central_share_of_residuals() -> None:
+def test_centred_bounds_hold_the_central_share_of_residuals() -> None:
     residuals = np.linspace(-1, 1, 1001)
-    low, high = conformal_bounds(residuals)
+    low, high = centred_bounds(residuals)
     inside = np.mean((residuals >= low) & (residuals <= high))
     assert 0.8 <= inside <= 0.82
 
@@ -17,8 +17,8 @@ def test_conformal_bounds_hold_the_central_share_of_residuals() -> None:
 def test_source_weights_stop_one_big_source_setting_the_interval() -> None:
     residuals = np.array([0.0] * 20 + [1.0, -1.0, 1.2, -1.2])
     sources = ["big"] * 20 + ["a", "b", "c", "d"]
-    plain = conformal_bounds(residuals)
-    weighted = conformal_bounds(residuals, weights=interval_weights(sources))
+    plain = centred_bounds(residuals)
+    weighted = centred_bounds(residuals, weights=interval_weights(sources))
     assert weighted[1] - weighted[0] > plain[1] - plain[0]
 
 
@@ -62,6 +62,6 @@ def test_least_squares_recovers_parameters_from_its_own_predictions() -> None:
 @pytest.mark.parametrize("level", [0.5, 0.8, 0.9])
 def test_the_bounds_hold_about_the_asked_share_of_fresh_draws(level) -> None:
     rng = np.random.default_rng(1)
-    low, high = conformal_bounds(rng.normal(size=2000), level)
+    low, high = centred_bounds(rng.normal(size=2000), level)
     fresh = rng.normal(size=20000)
     assert np.mean((fresh >= low) & (fresh <= high)) == pytest.approx(level, abs=0.03)
