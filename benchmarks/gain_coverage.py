@@ -8,7 +8,12 @@ weigh the sources; and as a plain mean over sources.
 
 Second, it asks how many sources an interval needs. It builds the pooled interval from every
 subset of k sources and scores the other sources' pairs; the mean over subsets is printed for
-each k. It prints, asserts nothing, and exits 0. About 10 s.
+each k.
+
+Third, what sets the pooled interval's width: each source's pairs (kind, settings changed,
+median miss), the pooled half-width with that source left out, and the share of pairs the
+pooled interval holds by the size of the estimated change. It prints, asserts nothing, and
+exits 0. About 10 s.
 """
 
 import itertools
@@ -26,11 +31,13 @@ from calibration.domain import outside_other_sources
 from calibration.features import as_arrays, situation_of_point
 from calibration.fit import fit_points
 from calibration.gain_interval import gain_bounds
-from calibration.interval import symmetric_bounds
+from calibration.interval import interval_weights, symmetric_bounds
 from calibration.pairs import Pair, setting_pairs
 from calibration.points import load_points, used_points
 
 SUBSET_SIZES = (2, 3, 5, 7)
+# Sizes of an estimated change, |log ratio|, by which the pooled interval's hold is split.
+CHANGE_SIZES = (0.0, 0.1, 0.3, 0.6, 1.0, math.inf)
 
 
 def error(pair: Pair) -> float:
@@ -90,6 +97,42 @@ def main() -> None:
             f"covered {statistics.mean(shares):.3f} on average (mean over sources), median "
             f"width x{statistics.median(widths):.2f}"
         )
+    inside_pairs = [p for p in pairs if inside(p)]
+    kinds = {p.source: points[index[p.first]].kind for p in inside_pairs}
+    width_drivers(inside_pairs, kinds)
+
+
+def width_drivers(pairs: list[Pair], kinds: dict[str, str]) -> None:
+    """Which sources' pairs set the pooled interval's half-width, and how well it holds
+    changes of each estimated size (weighted as the interval weighs its sources)."""
+    errors = np.array([error(p) for p in pairs])
+    sources = [p.source for p in pairs]
+    names = np.array(sources)
+    _, half = symmetric_bounds(errors, sources)
+    print(f"pooled half-width {half:.3f} (x{math.exp(2 * half):.2f} wide), {len(pairs)} pairs")
+    rows = []
+    for source in sorted(set(sources)):
+        own = np.array([s == source for s in sources])
+        _, without = symmetric_bounds(errors[~own], [s for s in sources if s != source])
+        changed = sorted({"+".join(p.changed) for p in pairs if p.source == source})
+        rows.append((without, source, int(own.sum()), np.median(np.abs(errors[own])), changed))
+    for without, source, count, miss, changed in sorted(rows):
+        print(
+            f"  without {source} ({kinds[source]}, {count} pairs, {', '.join(changed)}; "
+            f"median miss {miss:.3f}): {without:.3f}"
+        )
+    weights = interval_weights(sources)
+    estimated = np.abs(np.array([p.estimated_log_ratio for p in pairs]))
+    held = np.abs(errors) <= half
+    for low, high in itertools.pairwise(CHANGE_SIZES):
+        size = (estimated >= low) & (estimated < high)
+        if size.any():
+            share = float(weights[size & held].sum() / weights[size].sum())
+            print(
+                f"  estimated change x{math.exp(low):.2f} to x{math.exp(high):.2f}: "
+                f"{int(size.sum())} pairs of {len(set(names[size].tolist()))} "
+                f"sources, held {share:.3f}"
+            )
 
 
 if __name__ == "__main__":
