@@ -66,7 +66,7 @@ def _few_sources(
 
     Three sources may say a kind's ratios are missed by more than the pool's (the update
     tests' are: x4 wider), but not that they are missed by less. read_write's own interval from
-    3 sources (6 pairs; calibration of 2026-11-28, 336 points) was x1.67 wide against the
+    3 sources (6 pairs; calibration 20261128.053726, 336 points) was x1.67 wide against the
     pooled x2.27, and benchmarks/real_gain.py's machine, the one machine we can test that no
     source describes, measured a ratio 4% below it (2.45 against 2.54-4.23): the model's centre
     sat x1.3 to x1.4 above the measured ratio in each of three runs that day. Point intervals

@@ -13,8 +13,8 @@ exercise.
 
 On published data (benchmarks/measured_cpu_check.py: 78 held-out predictions of 8 sources that
 also ran cached point selects) the same shift, taken from a source's own point-select result,
-moved the median error from x1.141 to x1.153 and the 80th percentile from x1.411 to x1.319
-(calibration 20261128.053726). It helped most where the year's core was furthest off (a GCP
+moved the median error from x1.150 to x1.151 and the 80th percentile from x1.400 to x1.320
+(calibration 20261128.063044). It helped most where the year's core was furthest off (a GCP
 VM: x1.78 to x1.23; a 2024 mini PC: x1.50 to x1.25) and cost a little on 4 of the other 6
 sources, where the model was already close, since one published point-select result carries
 its own noise. The kind's CPU per unit against a point select is then the one published
