@@ -134,10 +134,26 @@ NURAND_DIRTIED = (
     0.76388, 0.81121, 0.85254, 0.88760, 0.91649, 0.93962, 0.95764, 0.97124, 0.98114, 0.98813,
     0.99289, 0.99598, 0.99787, 0.99897, 0.99955, 0.99983, 0.99994, 0.99998, 1.00000,
 )  # fmt: skip
+# The same for tpcc's customer pages, at the same windows: customer ids are drawn by
+# NURand(1023, 1, 3000) within a district (clause 2.1.6), counted over pages of 25 customer rows
+# (~650 bytes each: clause 1.3.1's columns with C_DATA's 300 to 500 characters, clause 4.3.3.1,
+# in a 16 KiB page). A window of as many changes as pages dirties 46% of them (stock 41%,
+# uniform 63%).
+CUSTOMER_DIRTIED = (
+    0.00100, 0.00133, 0.00177, 0.00236, 0.00315, 0.00419, 0.00557, 0.00741, 0.00985, 0.01307,
+    0.01731, 0.02288, 0.03016, 0.03963, 0.05183, 0.06741, 0.08708, 0.11158, 0.14163, 0.17786,
+    0.22073, 0.27047, 0.32689, 0.38928, 0.45639, 0.52655, 0.59779, 0.66788, 0.73426, 0.79437,
+    0.84619, 0.88871, 0.92201, 0.94696, 0.96485, 0.97709, 0.98506, 0.99012, 0.99344, 0.99579,
+    0.99751, 0.99872, 0.99946, 0.99983, 0.99996, 1.00000, 1.00000, 1.00000, 1.00000,
+)  # fmt: skip
 # Of the ~15 pages one new order dirties with nothing cached (TPCC above), 10 are stock rows
-# drawn by NURand; the customer, order and order-line pages of payments and deliveries are
-# spread about evenly over their tables.
+# drawn by NURand. Of the ~2.9 customer pages, those of deliveries (the customer of a new order,
+# whose id NURand drew) and of the 40% of payments that give the customer's id (clause 2.5.1.2)
+# follow NURand(1023, 1, 3000): (0.9 + 0.4 x 0.96) / (0.9 + 0.96) = 0.69 of them, ~2.0. The
+# payments that name the customer by last name, and the order and order-line pages of
+# deliveries, are spread about evenly over their tables.
 TPCC_STOCK_CHANGES = 10.0
+TPCC_CUSTOMER_CHANGES = 2.0
 
 # How a situation's keys are drawn, as the model's `access` code.
 ACCESS_CODES = {"uniform": 0.0, "special": 1.0, "skewed": 2.0}

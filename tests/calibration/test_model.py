@@ -6,6 +6,7 @@ import pytest
 from calibration.benchmarks import (
     ACCESS_CODES,
     BENCHMARKS,
+    CUSTOMER_DIRTIED,
     NURAND_DIRTIED,
     NURAND_WINDOWS,
     UPDATE_TEST_CODES,
@@ -76,14 +77,20 @@ def test_a_hot_set_misses_less_than_uniform_keys_for_the_same_pool() -> None:
     assert skewed < uniform
 
 
-def _nurand_stock_pages() -> np.ndarray:
-    """Each stock page's share of NURand(8191, 1, 100000) draws, counted here from scratch."""
-    a, ids = 8191, np.arange(1, 100001)
-    counts = np.zeros(131072)
+def _nurand_pages(a: int, rows: int, per_page: int) -> np.ndarray:
+    """Each page's share of NURand(a, 1, rows) draws (C = 0), counted here from scratch."""
+    ids = np.arange(1, rows + 1)
+    size = 1 << int(a | rows).bit_length()
+    counts = np.zeros(size)
     for part in np.array_split(np.arange(a + 1), 16):
-        counts += np.bincount((part[:, None] | ids[None, :]).ravel(), minlength=131072)
-    draws = np.bincount(counts.nonzero()[0] % 100000, weights=counts[counts > 0], minlength=100000)
-    return draws.reshape(-1, 50).sum(axis=1) / draws.sum()
+        counts += np.bincount((part[:, None] | ids[None, :]).ravel(), minlength=size)
+    draws = np.bincount(counts.nonzero()[0] % rows, weights=counts[counts > 0], minlength=rows)
+    return draws.reshape(-1, per_page).sum(axis=1) / draws.sum()
+
+
+def _nurand_stock_pages() -> np.ndarray:
+    """Each stock page's share of NURand(8191, 1, 100000) item draws, 50 rows a page."""
+    return _nurand_pages(8191, 100000, 50)
 
 
 def _lru_hits(pages: np.ndarray, cached: float) -> float:
@@ -113,6 +120,18 @@ def test_tpccs_nurand_curves_are_the_draw_counted_over_stock_pages() -> None:
         shipped = np.interp(u, NURAND_WINDOWS, NURAND_DIRTIED)
         assert shipped == pytest.approx(np.mean(-np.expm1(-u * pages * n)), abs=0.002)
         assert shipped < -np.expm1(-u)
+
+
+def test_the_customer_table_is_nurand_1023_counted_over_customer_pages() -> None:
+    """Customer ids by NURand(1023, 1, 3000), 25 rows a page: a window of as many changes as
+    pages dirties 46% of them, between the stock's 41% and a uniform draw's 63%."""
+    pages = _nurand_pages(1023, 3000, 25)
+    n = len(pages)
+    for u in (0.1, 1.0, 10.0):
+        shipped = np.interp(u, NURAND_WINDOWS, CUSTOMER_DIRTIED)
+        assert shipped == pytest.approx(np.mean(-np.expm1(-u * pages * n)), abs=0.002)
+    at_one = np.interp(1.0, NURAND_WINDOWS, CUSTOMER_DIRTIED)
+    assert np.interp(1.0, NURAND_WINDOWS, NURAND_DIRTIED) < at_one < -np.expm1(-1.0)
 
 
 def test_a_skewed_draw_rewrites_its_hot_pages_so_combines_more_writes() -> None:
