@@ -154,6 +154,14 @@ CUSTOMER_DIRTIED = (
 # deliveries, are spread about evenly over their tables.
 TPCC_STOCK_CHANGES = 10.0
 TPCC_CUSTOMER_CHANGES = 2.0
+# Of the ~32 pages one new order reads with nothing cached (TPCC above), the ~16 of stock-level
+# (0.09 x ~180) are the stock rows of the items in the district's last 20 orders (clause 2.8),
+# which those orders' new-order transactions read and updated: pages the pool has seen lately.
+# Every district orders alike, so while one district places 20 orders the system places
+# 20 x 10 x W, which draw 10 x that many stock rows: as many draws as there are stock pages
+# (100,000 items / 50 a page x W). A stock-level read finds its page no older than one such pass
+# (calibration.model.miss_rate).
+TPCC_RECENT_READS = 0.09 * 180.0
 
 # How a situation's keys are drawn, as the model's `access` code.
 ACCESS_CODES = {"uniform": 0.0, "special": 1.0, "skewed": 2.0}

@@ -30,11 +30,14 @@ from calibration.config_rows import CONFIG_WIDTH, ConfigRow
 from calibration.features import KINDS, FloatArray, Situation
 from calibration.model import (
     _BULK,
+    _DIRTIED_SHARES,
+    _DIRTIED_WINDOWS,
     _LOG_COMMIT_UNITS,
     _LOG_PER_SECOND,
     _LOG_READS,
     _LOG_WRITES,
     _READS,
+    _RECENT_READS,
     _SKEWED_DIRTIED,
     _SKEWED_WINDOWS,
     _STATEMENTS,
@@ -351,7 +354,7 @@ def _configuration_terms(
             share = data_left if data_left > held else held
         share = 0.0 if share < 0.0 else share
         shares.append(1.0 if share > 1.0 else share)
-    miss = _miss(shares, machine.access)
+    miss = _miss(shares, machine.access, float(_RECENT_READS[kind]))
     fills = []
     for dirty_pct, pool in zip(dirty_pcts, pools, strict=True):
         fill = dirty_pct / 100.0 * pool * data_gb * MIB * 1024.0 / PAGE_BYTES / pages
@@ -406,10 +409,17 @@ def _floats(values: list[float]) -> FloatArray:
     return np.frombuffer(struct.pack(f"{len(values)}d", *values))
 
 
-def _miss(shares: list[float], access: float) -> list[float]:
-    """model.miss_rate of shares already clamped to [0, 1]."""
+def _miss(shares: list[float], access: float, recent: float) -> list[float]:
+    """model.miss_rate of shares already clamped to [0, 1], with its `recent` reads."""
     if access == _SKEWED:
-        return [1.0 - h for h in np.interp(shares, _NURAND_SHARES, _NURAND_STOCK_HITS).tolist()]
+        hits = np.interp(shares, _NURAND_SHARES, _NURAND_STOCK_HITS).tolist()
+        if recent:
+            passes = np.interp(shares, _DIRTIED_SHARES, _DIRTIED_WINDOWS).tolist()
+            hits = [
+                h + recent * (1.0 if t > 1.0 else t) * (1.0 - h)
+                for h, t in zip(hits, passes, strict=True)
+            ]
+        return [1.0 - h for h in hits]
     if access == _SPECIAL:
         hot = [s / SPECIAL_HOT_SHARE for s in shares]
         return [

@@ -9,6 +9,7 @@ from calibration.benchmarks import (
     CUSTOMER_DIRTIED,
     NURAND_DIRTIED,
     NURAND_WINDOWS,
+    TPCC_RECENT_READS,
     UPDATE_TEST_CODES,
     UPDATE_TESTS,
 )
@@ -163,6 +164,53 @@ def test_a_skewed_draw_gains_fast_at_a_small_pool_and_slowly_after() -> None:
     gains = np.diff(hits)
     assert all(later <= earlier + 1e-9 for earlier, later in itertools.pairwise(gains))
     assert gains.max() < 3 * gains[0]
+
+
+def test_reads_of_pages_drawn_lately_hit_once_the_pool_outlasts_a_pass_over_the_data() -> None:
+    """tpcc's stock-level re-reads stock rows drawn by the district's last 20 orders, at most
+    one pass of draws over the stock pages ago. Che's T passes at share s is the window of
+    draws that fills the pool (NURAND_DIRTIED backwards): past s = 0.41 (T = 1) every such read
+    hits; below, it hits when its age is under T or as any draw does."""
+    skewed = ACCESS_CODES["skewed"]
+    shares = np.linspace(0.0, 1.0, 41)
+    plain = miss_rate(shares, np.full(41, skewed))
+    recent = miss_rate(shares, np.full(41, skewed), 1.0)
+    assert np.all(recent <= plain + 1e-12)
+    assert recent[0] == plain[0] == 1.0
+    assert recent[-1] == plain[-1] == 0.0
+    assert np.all(recent[shares >= 0.41] == 0.0)
+    assert plain[shares >= 0.41].max() > 0.1  # a plain draw still misses there
+    # at a tenth of the data: T = 0.13 passes (the window that touches 10% of the pages)
+    t = np.interp(0.1, NURAND_DIRTIED, NURAND_WINDOWS)
+    assert 0.12 < t < 0.14
+    tenth = miss_rate(np.array([0.1]), np.array([skewed]), 1.0)[0]
+    assert tenth == pytest.approx((1 - t) * miss_rate(np.array([0.1]), np.array([skewed]))[0])
+    # the uniform draw has no such pass in the model: unchanged
+    uniform = np.zeros(41)
+    assert np.array_equal(miss_rate(shares, uniform, 1.0), miss_rate(shares, uniform))
+
+
+def test_only_tpcc_re_reads_recent_pages() -> None:
+    """The oltp kind (tpcc) reads half its pages from recent orders; the other kinds none. With
+    the reads' latency dominating the clients' time and no change buffer taking pool pages,
+    the reads term follows 1 / miss, so going from 30% to 45% of the data in the pool gains
+    tpcc more than a skewed read_write."""
+    share = TPCC_RECENT_READS / BENCHMARKS["oltp"].reads
+    assert share == pytest.approx(0.506, abs=0.001)
+    skewed = np.full(2, ACCESS_CODES["skewed"])
+    pools = np.array([0.3, 0.45])
+    gains = {}
+    for kind in ("oltp", "read_write"):
+        reads = [
+            read_capacity(kind=kind, pool_to_data=p, read_latency_s=10.0, change_buffer=False)
+            for p in pools
+        ]
+        gains[kind] = reads[1] / reads[0]
+    with_recent = miss_rate(pools, skewed, share)
+    plain = miss_rate(pools, skewed)
+    assert gains["oltp"] == pytest.approx(with_recent[0] / with_recent[1], rel=0.01)
+    assert gains["read_write"] == pytest.approx(plain[0] / plain[1], rel=0.01)
+    assert gains["oltp"] > 1.2 * gains["read_write"]
 
 
 @pytest.mark.parametrize(
