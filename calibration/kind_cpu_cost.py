@@ -10,7 +10,7 @@ CPU-bound units sit above or below the model by how much the model misprices the
 
 The offset of a kind is the median over sources of each source's median such miss, once at
 least MIN_SOURCES sources show it; the estimator adds it to f_k for a measured machine only.
-Calibration 20261128.070954 (336 points): read_write -0.127 from 6 sources, every one below
+Calibration 20261128.090949 (336 points): read_write -0.127 from 6 sources, every one below
 the model (-0.04 to -0.28), so a transaction without the binary log costs 27.8 point selects
 instead of the fit's 24.5; update_heavy +0.044 from 8 sources (-0.63 to +0.23). Held out
 (benchmarks/measured_cpu_check.py: each source's offsets from the other sources, under the

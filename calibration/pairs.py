@@ -5,6 +5,11 @@ know something else, how well the model predicts the ratio between two configura
 same machine. Pairs are points of one source that agree on the machine, the server and the
 workload and differ in a setting; their published ratio is compared with the ratio of the
 held-out predictions (made by the fit that never saw that source).
+
+Every setting the model reads counts, io_capacity, its max and the redo size among them. A point
+whose configuration also changed a setting the model does not read (flag OTHER_SETTINGS: a page
+size, the adaptive hash index, buffer pool instances) pairs with nothing: its published ratio to
+another point is not the ratio of the settings the two differ in.
 """
 
 import itertools
@@ -24,7 +29,10 @@ _MACHINE = ("source", "kind", "unit", "media", "flash_class", "rpm", "device_cou
             "raid_level", "controller_cache", "measured_read_iops", "measured_write_iops",
             "cpu_cores", "ram_gb", "data_gb", "concurrency", "server", "binlog")  # fmt: skip
 _SETTINGS = ("bp_gb", "trx_commit", "flush_method", "max_dirty_pct", "read_ahead",
-             "io_scheduler", "doublewrite", "access")  # fmt: skip
+             "io_scheduler", "doublewrite", "access", "log_mb", "io_capacity",
+             "io_capacity_max", "change_buffer", "flush_neighbors")  # fmt: skip
+# A point's flag: its configuration also differs in a setting the model does not read.
+OTHER_SETTINGS = "other_settings"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +63,8 @@ def setting_pairs(points: Sequence[Point], predicted_logs: Sequence[float]) -> l
     """Every pair of points of one machine and workload whose settings differ."""
     groups: dict[tuple[object, ...], list[int]] = {}
     for index, point in enumerate(points):
+        if OTHER_SETTINGS in point.flags:
+            continue
         key = tuple(getattr(point, name) for name in _MACHINE)
         groups.setdefault(key, []).append(index)
     pairs = []

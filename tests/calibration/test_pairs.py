@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from calibration.pairs import Pair, pair_summary, setting_pairs
+from calibration.pairs import OTHER_SETTINGS, Pair, pair_summary, setting_pairs
 from calibration.points import load_points, used_points
 
 BASE = next(p for p in used_points(load_points()) if p.source == "percona-lab-2018-tpcc-mysql8")
@@ -28,6 +28,30 @@ def test_another_volume_is_another_machine_not_a_pair() -> None:
     slow = point("a", 100.0, measured_read_iops=1800.0, measured_write_iops=1800.0)
     fast = point("b", 200.0, bp_gb=40.0, measured_read_iops=3600.0, measured_write_iops=3600.0)
     assert setting_pairs([slow, fast], [0.0, 0.0]) == []
+
+
+def test_io_capacity_and_the_redo_size_are_settings_that_make_a_pair() -> None:
+    low = point("a", 100.0, io_capacity=200.0, log_mb=2048.0)
+    high = point("b", 110.0, io_capacity=2000.0, log_mb=2048.0)
+    bigger_redo = point("c", 120.0, io_capacity=200.0, log_mb=40960.0)
+    pairs = setting_pairs([low, high, bigger_redo], [0.0, 0.0, 0.0])
+    assert {(p.first, p.second, p.changed) for p in pairs} == {
+        ("a", "b", ("io_capacity",)),
+        ("a", "c", ("log_mb",)),
+        ("b", "c", ("log_mb", "io_capacity")),
+    }
+
+
+def test_a_point_that_changed_a_setting_the_model_does_not_read_pairs_with_nothing() -> None:
+    """callaghan-2020-ibench-nuc-innodb-configs' 8K-page configuration also raised io_capacity:
+    its ratio to the 16K baseline is not io_capacity's."""
+    base = point("a", 3542.0, io_capacity=200.0)
+    page_8k = dataclasses.replace(
+        point("b", 2715.0, io_capacity=1000.0), flags=frozenset({OTHER_SETTINGS})
+    )
+    assert setting_pairs([base, page_8k], [0.0, 0.0]) == []
+    flagged = {p.id for p in load_points() if OTHER_SETTINGS in p.flags}
+    assert {"p120", "p121", "p125"} <= flagged  # page size 8K and 4K, one pool instance
 
 
 def test_the_same_configuration_twice_is_not_a_pair() -> None:
