@@ -60,7 +60,13 @@ from calibration.features import KINDS, FloatArray
 
 SMOOTH_MIN_POWER = 3.0  # sharpness of the soft minimum between the capacities
 REFERENCE_YEAR = 2026
-GROUP_COMMIT_CAP = 64.0  # commits sharing one sync stop growing past this many clients
+# Commits sharing one sync stop growing past this many clients (advisor-engineering-judgement;
+# no source states a cap). The data does not pin it: mariadb-mdev-28766's consumer SATA SSD
+# committed x23 faster at 640 clients than at 20, so groups grow past 64 there; held out, no cap
+# fitted beta 0.72 and widened the intervals (median x2.98 -> x3.02, read_write's ratio interval
+# ±0.37 -> ±0.48), a cap of 128 changed no figure by more than 0.01 (manage.py calibrate, 336
+# points, 2026-11-28).
+GROUP_COMMIT_CAP = 64.0
 # Reference units per commit: a tpcc new order is ~45% of transactions, per minute (60 x 0.45,
 # tpc-c-spec-5-11); the sysbench kinds commit once per transaction; iibench commits 1000 rows
 # per transaction (iibench-py's default).
