@@ -12,7 +12,11 @@ import numpy as np
 from calibration.features import FloatArray
 
 DOMAIN_COLUMNS = ("read_iops", "write_iops", "pool_to_data", "cores", "concurrency")
-TOLERANCE = 1.25  # a feature within 25% beyond the data's range still counts as inside
+# A feature within 25% beyond the data's range still counts as inside: a published machine
+# speaks for one a little beyond it (advisor-engineering-judgement). Held out (manage.py
+# calibrate, 336 points, 2026-11-28): 1.0 covered 0.815 at x3.02 (68 points outside), 1.25
+# 0.821 at x2.98 (61), 1.5 0.824 at x2.98 (57, widened x1.77 where 1.25 needs x1.66).
+TOLERANCE = 1.25
 
 Ranges = dict[str, tuple[float, float]]
 
