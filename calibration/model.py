@@ -68,7 +68,7 @@ REFERENCE_YEAR = 2026
 # no source states a cap). The data does not pin it: mariadb-mdev-28766's consumer SATA SSD
 # committed x23 faster at 640 clients than at 20, so groups grow past 64 there; held out, no cap
 # fitted beta 0.72 and widened the intervals (median x2.98 -> x3.02, read_write's ratio interval
-# ±0.37 -> ±0.48), a cap of 128 changed no figure by more than 0.01 (manage.py calibrate, 336
+# ±0.37 -> ±0.48), a cap of 128 changed no figure by more than 0.02 (manage.py calibrate, 336
 # points, 2026-11-28).
 GROUP_COMMIT_CAP = 64.0
 # Reference units per commit: a tpcc new order is ~45% of transactions, per minute (60 x 0.45,
