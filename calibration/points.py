@@ -48,7 +48,7 @@ class Point:
     max_dirty_pct: float | None
     read_ahead: str  # on | off | "" (unknown: the server default, on)
     io_scheduler: str
-    flags: frozenset[str]
+    flags: frozenset[str]  # notes on the run; "other_settings" keeps it out of the pairs (pairs.py)
     excluded: str
     assumed_fields: frozenset[str]  # model inputs that are guesses, not facts from the source
     assumptions: str
