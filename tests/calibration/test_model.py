@@ -143,7 +143,7 @@ def test_the_customer_table_is_nurand_1023_counted_over_customer_pages() -> None
 def test_a_constant_drawn_per_thread_makes_sysbench_tpccs_stock_draw_nearly_uniform() -> None:
     """calibration.features._point_access: sysbench-tpcc adds a C of its own per thread, so 56
     threads' draws are the stock draw shifted 56 ways, which an LRU pool hits within 0.02 of
-    a uniform draw, where one C hits a tenth of the pages' draws a third of the time."""
+    a uniform draw; under one C, a pool of a tenth of the pages hits a third of the draws."""
     draws = _nurand_draws(8191, 100000)
     shifts = np.random.default_rng(56).integers(0, 8192, 56)
     mixed = np.mean([np.roll(draws, int(c)) for c in shifts], axis=0).reshape(-1, 50).sum(axis=1)
