@@ -346,15 +346,21 @@ def write_combining(x: dict[str, FloatArray], redo_per_change: FloatArray) -> Fl
     return np.asarray(np.where(np.isfinite(u), share, 0.0), dtype=np.float64)
 
 
+# NURAND_DIRTIED from an empty window: the share of the pages u passes of draws touch (read
+# backwards by miss_rate, forwards by _skewed_dirtied)
+_DIRTIED_SHARES = np.concatenate([[0.0], NURAND_DIRTIED])
+_DIRTIED_WINDOWS = np.concatenate([[0.0], NURAND_WINDOWS])
+
+
 def _skewed_dirtied() -> tuple[FloatArray, FloatArray]:
     """Share of the data a window of u x pages tpcc changes dirties, at growing u: the stock
     changes (TPCC_STOCK_CHANGES of TPCC.writes) and the customer changes drawn by id
     (TPCC_CUSTOMER_CHANGES) each by its NURand draw, the rest evenly, each part over all the
     data and independent of the others (a page stays clean only if every part misses it)."""
-    windows = np.concatenate([[0.0], NURAND_WINDOWS])
+    windows = _DIRTIED_WINDOWS
     stock = TPCC_STOCK_CHANGES / TPCC.writes
     customer = TPCC_CUSTOMER_CHANGES / TPCC.writes
-    by_stock = np.interp(stock * windows, windows, np.concatenate([[0.0], NURAND_DIRTIED]))
+    by_stock = np.interp(stock * windows, windows, _DIRTIED_SHARES)
     by_customer = np.interp(customer * windows, windows, np.concatenate([[0.0], CUSTOMER_DIRTIED]))
     evenly = np.exp(-(1.0 - stock - customer) * windows)
     dirtied = 1.0 - (1.0 - by_stock) * (1.0 - by_customer) * evenly
@@ -362,10 +368,6 @@ def _skewed_dirtied() -> tuple[FloatArray, FloatArray]:
 
 
 _SKEWED_WINDOWS, _SKEWED_DIRTIED = _skewed_dirtied()
-# NURAND_DIRTIED from an empty window: the share of the pages u passes of draws touch, to read
-# backwards (miss_rate)
-_DIRTIED_SHARES = np.concatenate([[0.0], NURAND_DIRTIED])
-_DIRTIED_WINDOWS = np.concatenate([[0.0], NURAND_WINDOWS])
 
 
 def miss_rate(
