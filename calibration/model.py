@@ -6,7 +6,8 @@ For workload kind k, in the kind's reference unit (per minute for NOTPM, per sec
               + misses * read_cpu_s   (m8 = 1 on MySQL 8.0 or later)
     cpu     = busy**gamma / cpu_s                                     * per_second_k
               (busy = cores * (1 - (1 - 1/cores)**concurrency): the cores c clients keep busy)
-    reads   = concurrency / (cpu_s + misses * latency)                * per_second_k
+    reads   = concurrency / (cpu_s + misses * latency + commits_k * syncs * flushes / fsync_per_s)
+                                                                      * per_second_k
               (misses = reads_k * e_k * miss: the pages one unit reads from the device; none
               for the insert benchmark under a change buffer, whose merges read in background,
               until its merges fall behind: buffered_insert_rate)
@@ -71,6 +72,19 @@ REFERENCE_YEAR = 2026
 # ±0.37 -> ±0.48), a cap of 128 changed no figure by more than 0.02 (manage.py calibrate, 336
 # points, 2026-11-28).
 GROUP_COMMIT_CAP = 64.0
+# Flushes a commit waits for at trx_commit=1, per sync: the flush that carries its own record
+# and, when it finds another client's flush under way, the rest of that one first (MySQL 5.7
+# storage/innobase/log/log0log.cc, log_write_up_to: "if there is a pending flush ... we wait for
+# it to finish before proceeding further"): half a flush on average, found under way by a share
+# (c - 1) / c of the commits of c busy clients (commit_flushes). The wait is part of each
+# client's cycle (Little's law), so a commit sync slows a server before the device's sync rate
+# binds: trx_commit 1 against 0 cost 36% and 45% behind a BBU (percona-2010-max-write), x4.4 on
+# NVMe at 20 clients (mariadb-mdev-28766), where the commit term alone gave 0%. Held out
+# (manage.py calibrate, 336 points, 2026-11-28): without the wait, coverage 0.821 at x2.98 and
+# pair ratios +-0.372; with it, 0.821 at x2.84 and +-0.367, and the commit groups' growth with
+# clients (beta) reaches its bound 1, a flush committing every client waiting for it. A flat
+# 1.5 flushes, one client's commits too, put seed 003's one-client run (1,952/s) above its range.
+FLUSH_UNDER_WAY_SHARE = 0.5
 # Reference units per commit: a tpcc new order is ~45% of transactions, per minute (60 x 0.45,
 # tpc-c-spec-5-11); the sysbench kinds commit once per transaction; iibench commits 1000 rows
 # per transaction (iibench-py's default).
@@ -148,12 +162,14 @@ _TEST_STATEMENTS = np.array([t.statements / UPDATE_TESTS[0].statements for t in 
 _TEST_LOG_READS = np.log([t.reads / UPDATE_TESTS[0].reads for t in UPDATE_TESTS])
 _TEST_LOG_WRITES = np.log([t.writes / UPDATE_TESTS[0].writes for t in UPDATE_TESTS])
 _LOG_COMMIT_UNITS = np.log(_COMMIT_UNITS)
+_UNITS_PER_COMMIT = _PER_SECOND / _COMMIT_UNITS  # commits in one unit of the kind
 
 
 def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
-    """(cpu, reads, device, commit, flush) capacities in log space, per situation, and last
-    the log of the device's write capacity over its read capacity (which of the two takes
-    more of the device's time; only its sign is meaningful).
+    """(cpu, reads, device, commit, flush) capacities in log space, per situation, then the
+    log of the device's write capacity over its read capacity (which of the two takes more of
+    the device's time) and a unit's commit wait less its read wait (which of the two holds the
+    clients more); of the last two only the sign is meaningful.
 
     `params` is one parameter vector, or a matrix with one vector per row (the refits), in
     which case each capacity has one row per vector: effects are computed in one numpy pass.
@@ -227,7 +243,13 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         # Clients do not wait for the change buffer's merge reads (see `unbuffered` above):
         # one iibench client kept 8 disks at ~1,600 reads/s (callaghan-2011-insert-buffer).
         client_misses = np.where((kind == _BULK) & ~unbuffered, 0.0, misses)
-        wait_s = cpu_s + client_misses * x["read_latency_s"] / x["io_factor"]
+        read_wait_s = client_misses * x["read_latency_s"] / x["io_factor"]
+        wait_s = cpu_s + read_wait_s
+        # ... and for each sync, the flushes its commit waits for (commit_flushes).
+        syncs = (x["commit_syncs"] + x["binlog_sync"]) * changes
+        flushes = commit_flushes(x["concurrency"]) * syncs
+        commit_wait_s = flushes * _UNITS_PER_COMMIT[kind] / x["fsync_per_s"]
+        wait_s = wait_s + commit_wait_s
         log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + log_per_second
         log_read = np.log(x["concurrency"]) - np.log(wait_s) + log_per_second
         # ... until the change buffer is full: past what its merges absorb, inserts read
@@ -248,15 +270,22 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         # binary log's as well (mysql-manual-sync-binlog). A kind that changes nothing (point
         # selects) writes no redo and no binary log events, so its commits sync nothing
         # (mysql-manual-read-only-transactions): no fsync rate caps a read-only workload.
-        syncs = (x["commit_syncs"] + x["binlog_sync"]) * changes
         log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + _LOG_COMMIT_UNITS[kind]
         log_commit = np.where(syncs > 0, log_commit - np.log(syncs), np.inf)
+    commit_over_reads = commit_wait_s - read_wait_s
     terms = np.broadcast_arrays(
-        log_cpu, log_read, log_device, log_commit, log_flush, writes_over_reads
+        log_cpu, log_read, log_device, log_commit, log_flush, writes_over_reads, commit_over_reads
     )
     if np.ndim(params) == 1:
         return tuple(np.asarray(t[0], dtype=np.float64) for t in terms)
     return tuple(np.asarray(t, dtype=np.float64) for t in terms)
+
+
+def commit_flushes(concurrency: FloatArray) -> FloatArray:
+    """Flushes one commit sync waits for with c clients: its own, plus half of one under way
+    for the share (c - 1) / c of commits that find another client's flush running (1 for one
+    client, 1.5 for many; FLUSH_UNDER_WAY_SHARE)."""
+    return np.asarray(1.0 + FLUSH_UNDER_WAY_SHARE * (1.0 - 1.0 / concurrency), dtype=np.float64)
 
 
 def busy_cores(concurrency: FloatArray, cores: FloatArray) -> FloatArray:
@@ -427,15 +456,15 @@ def predict_rows(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArr
     """Predictions for each parameter vector (a row each: vectors x situations) and, under the
     first vector, the binding capacity per situation.
 
-    When the device binds, it is named by what takes more of its time: reads or writes."""
-    *capacity, writes_over_reads = capacities(np.atleast_2d(params), x)
+    When the device binds, it is named by what takes more of its time: reads or writes; when
+    the clients' own cycle binds, by what they wait for more: reads or commit flushes."""
+    *capacity, writes_over_reads, commit_over_reads = capacities(np.atleast_2d(params), x)
     terms = np.stack(capacity)  # capacities x vectors x situations
     binding = np.argmin(terms[:, 0, :], axis=0)
     writes_bind = (binding == DEVICE) & (writes_over_reads[0] < 0)
-    names = [
-        "page writes" if writes else BOTTLENECKS[i]
-        for i, writes in zip(binding.tolist(), writes_bind.tolist(), strict=True)
-    ]
+    commit_binds = (binding == CLIENTS) & (commit_over_reads[0] > 0)
+    flags = zip(binding.tolist(), writes_bind.tolist(), commit_binds.tolist(), strict=True)
+    names = [bottleneck_name(i, bool(w), bool(c)) for i, w, c in flags]
     return _smooth_min(terms), names
 
 
@@ -447,5 +476,17 @@ def _smooth_min(terms: FloatArray) -> FloatArray:
 
 
 BOTTLENECKS = ("CPU", "random reads", "random reads", "fsync/commit", "checkpoint flushing")
+COMMIT = 3  # the commit term: the device's syncs over the commit groups
 TERMS = len(BOTTLENECKS)
+CLIENTS = 1  # the clients' cycle: CPU, read waits and commit waits (Little's law)
 DEVICE = 2  # the device term: reads and page writes sharing the device
+
+
+def bottleneck_name(term: int, writes_bind: bool, commit_waits_more: bool) -> str:
+    """The binding term's name: the device's by reads or page writes, the clients' by reads
+    or commit flushes (whichever the device or the clients spend more time on)."""
+    if term == DEVICE and writes_bind:
+        return "page writes"
+    if term == CLIENTS and commit_waits_more:
+        return BOTTLENECKS[COMMIT]
+    return BOTTLENECKS[term]

@@ -44,11 +44,11 @@ from calibration.model import (
     _TEST_LOG_READS,
     _TEST_LOG_WRITES,
     _TEST_STATEMENTS,
+    _UNITS_PER_COMMIT,
     _WRITES,
-    BOTTLENECKS,
     CHANGE_BUFFER_MAX_SHARE,
     CHANGE_BUFFER_MERGE_SHARE,
-    DEVICE,
+    FLUSH_UNDER_WAY_SHARE,
     GROUP_COMMIT_CAP,
     MERGED_ENTRIES_PER_POOL_SHARE,
     MIB,
@@ -57,6 +57,7 @@ from calibration.model import (
     REFERENCE_YEAR,
     SHARED,
     SMOOTH_MIN_POWER,
+    bottleneck_name,
 )
 
 _SPECIAL = ACCESS_CODES["special"]
@@ -102,6 +103,7 @@ class _Configurations:
     columns: list[list[float]]
     variants: list[int]  # 2 x unbuffered + doublewrite
     no_syncs: list[int]  # the configurations that sync nothing at commit
+    commit_waits: list[float]  # seconds a unit's commits wait for redo flushes (model.capacities)
     pools: list[float]  # pool / data, as the row gives it
     io_capacities: list[float]
     wide: bool  # every window (u) is above _SMALL_WINDOW, whatever the vector: no NaN
@@ -136,11 +138,11 @@ class RefitPass:
     def _run(
         self, machine: Situation, configs: Sequence[ConfigRow]
     ) -> tuple[FloatArray, list[str]]:
-        terms, writes_over_reads = self._capacities(machine, configs)
+        terms, (writes_over_reads, commit_over_reads) = self._capacities(machine, configs)
         binding = terms[:, :, 0].argmin(axis=0).tolist()
         names = [
-            "page writes" if i == DEVICE and d < 0 else BOTTLENECKS[i]  # nan: neither
-            for i, d in zip(binding, writes_over_reads, strict=True)
+            bottleneck_name(i, d < 0, w > 0)  # nan: neither
+            for i, d, w in zip(binding, writes_over_reads, commit_over_reads, strict=True)
         ]
         np.multiply(terms, -SMOOTH_MIN_POWER, out=terms)
         np.exp(terms, out=terms)
@@ -154,14 +156,15 @@ class RefitPass:
 
     def _capacities(
         self, machine: Situation, configs: Sequence[ConfigRow]
-    ) -> tuple[FloatArray, list[float]]:
-        """The capacities and, under the first vector, the device's log write capacity over
-        its read capacity per configuration (which of the two binds it)."""
+    ) -> tuple[FloatArray, tuple[list[float], list[float]]]:
+        """The capacities and, under the first vector, per configuration the device's log
+        write capacity over its read capacity and a unit's commit wait less its read wait
+        (which of the two binds the device, and the clients)."""
         vectors = self._vectors_of(machine, len(configs))
         terms = np.empty((5, len(configs), len(self._params)))
         with np.errstate(all="ignore"):
-            writes_over_reads = _capacities(machine, configs, vectors, terms)
-        return terms, writes_over_reads
+            signs = _capacities(machine, configs, vectors, terms)
+        return terms, signs
 
     def _vectors_of(self, machine: Situation, n: int) -> _Vectors:
         key = (
@@ -193,10 +196,10 @@ def _distinct(configs: Sequence[ConfigRow]) -> tuple[list[ConfigRow], list[int]]
 
 def _capacities(
     machine: Situation, configs: Sequence[ConfigRow], vectors: _Vectors, terms: FloatArray
-) -> list[float]:
+) -> tuple[list[float], list[float]]:
     """Fills `terms` with (cpu, reads, device, commit, flush), as model.capacities; returns
-    the first vector's log write capacity over log read capacity of the device, per
-    configuration (which of the two binds it)."""
+    under the first vector, per configuration, the device's log write capacity over its log read
+    capacity and a unit's commit wait less its read wait (model.capacities' last two)."""
     n = len(configs)
     kind = KINDS.index(machine.kind)
     own = _configuration_terms(machine, configs, vectors.max_exp_redo)
@@ -243,7 +246,11 @@ def _capacities(
     if kind == _BULK:  # the change buffer's merges read in the background: clients do not wait
         wait_s[[i for i, v in enumerate(own.variants) if v < 2]] = 0.0
     np.divide(wait_s, io_factor, out=wait_s)
+    read_waits = wait_s[:, 0].tolist()
+    commit_over_reads = [c - r for c, r in zip(own.commit_waits, read_waits, strict=True)]
     np.add(cpu_s, wait_s, out=wait_s)
+    if any(own.commit_waits):
+        np.add(wait_s, _floats(own.commit_waits)[:, np.newaxis], out=wait_s)
     limits = _buffered_limits(machine, own, cpu_s) if kind == _BULK else {}
     np.maximum(miss, combine, out=wmiss)
     np.subtract(combine, miss, out=checkpoint_share)
@@ -274,7 +281,7 @@ def _capacities(
     np.add(log_flush, log_per_second, out=log_flush)
     # -reads - -writes is writes - reads, bit for bit: IEEE arithmetic is symmetric in sign
     writes_over_reads: list[float] = (device[0, :, 0] - device[1, :, 0]).tolist()
-    return writes_over_reads
+    return writes_over_reads, commit_over_reads
 
 
 def _buffered_limits(
@@ -369,6 +376,7 @@ def _configuration_terms(
     redo = [r * MIB for r in redo_mbs]
     # model.capacities: a kind that changes nothing syncs nothing at commit
     syncs = [(c + b) * changes for c, b in zip(commit_syncs, binlog_syncs, strict=True)]
+    flushes = 1.0 + FLUSH_UNDER_WAY_SHARE * (1.0 - 1.0 / float(machine.concurrency))
     n = len(configs)
     # miss is one value per configuration: logged here, n logs, not n x vectors once spread
     # (11 logs for 517 in a recommendation's pass)
@@ -396,6 +404,9 @@ def _configuration_terms(
             for cb, dw in zip(change_buffers, doublewrites, strict=True)
         ],
         no_syncs=[i for i, s in enumerate(syncs) if not s > 0],
+        commit_waits=[
+            flushes * s * _UNITS_PER_COMMIT[kind] / machine.fsync_per_s for s in syncs
+        ],  # model.commit_flushes' flushes a sync, the same operations in the same order
         pools=list(pools),
         io_capacities=list(io_capacities),
         wide=all(s > _SMALL_WINDOW for s in smallest) and all(d == d for d in by_dirty),

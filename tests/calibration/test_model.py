@@ -21,6 +21,7 @@ from calibration.model import (
     PAGE_BYTES,
     busy_cores,
     capacities,
+    commit_flushes,
     data_pool_share,
     miss_rate,
     predict_log,
@@ -251,6 +252,40 @@ def test_more_capacity_never_lowers_the_prediction(field, low, high) -> None:
 
 def test_commit_syncs_cost_throughput_only_when_they_happen() -> None:
     assert predict(commit_syncs=False, fsync_per_s=100.0) > predict(fsync_per_s=100.0)
+
+
+def test_one_client_waits_for_its_own_flush_and_many_for_half_of_another_first() -> None:
+    flushes = commit_flushes(np.array([1.0, 2.0, 20.0, 10_000.0]))
+    assert flushes[0] == 1.0
+    assert flushes[1] == pytest.approx(1.25)
+    assert list(flushes) == sorted(flushes)
+    assert flushes[-1] == pytest.approx(1.5, abs=1e-4)
+
+
+@pytest.mark.parametrize("concurrency", [1.0, 16.0, 64.0])
+def test_each_commit_sync_adds_its_flushes_to_every_clients_cycle(concurrency) -> None:
+    """Cached updates on a BBU's fast sync: each client's cycle (Little's law: c clients finish
+    c units per cycle) grows by the flushes its commit waits for, whether or not the device's
+    sync rate binds, so trx_commit=1 costs throughput before it does (percona-2010-max-write:
+    36% and 45%)."""
+    cached = {"kind": "update_heavy", "pool_to_data": 2.0, "access": 0.0, "fsync_per_s": 5000.0,
+              "concurrency": concurrency}  # fmt: skip
+    cycle = concurrency / read_capacity(**cached)
+    unsynced = concurrency / read_capacity(**cached, commit_syncs=False)
+    flushes = float(commit_flushes(np.array([concurrency]))[0])
+    assert cycle - unsynced == pytest.approx(flushes / 5000.0)
+    assert predict(**cached) < predict(**cached, commit_syncs=False)
+
+
+def test_clients_waiting_mostly_for_commit_flushes_are_named_commit_bound() -> None:
+    """One client on a slow sync and nothing to read: its cycle is its commit's flush, and the
+    binding term is named for it, not for random reads."""
+    one = as_arrays([situation(kind="update_heavy", pool_to_data=2.0, concurrency=1.0,
+                               fsync_per_s=100.0, access=0.0)])  # fmt: skip
+    assert predict_with_bottleneck(prior_vector(), one)[1] == ["fsync/commit"]
+    io_bound = as_arrays([situation(kind="update_heavy", pool_to_data=0.01, concurrency=1.0,
+                                    fsync_per_s=100_000.0, access=0.0)])  # fmt: skip
+    assert predict_with_bottleneck(prior_vector(), io_bound)[1] == ["random reads"]
 
 
 def commit_capacity(**changes) -> float:
