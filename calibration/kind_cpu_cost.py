@@ -10,15 +10,15 @@ CPU-bound units sit above or below the model by how much the model misprices the
 
 The offset of a kind is the median over sources of each source's median such miss, once at
 least MIN_SOURCES sources show it; the estimator adds it to f_k for a measured machine only.
-Calibration 20261128.103739 (336 points): read_write -0.050 from 6 sources (-0.20 to +0.04), so
-a transaction without the binary log costs 26.3 point selects instead of the fit's 25.0;
-update_heavy +0.095 from 8 sources (-0.58 to +0.28). Before commits waited for their flushes
+Calibration 20261128.104811 (345 points): read_write -0.065 from 6 sources (-0.22 to +0.02), so
+a transaction without the binary log costs 26.4 point selects instead of the fit's 24.7;
+update_heavy +0.097 from 8 sources (-0.58 to +0.28). Before commits waited for their flushes
 (calibration.model.commit_flushes), the fit priced a read_write unit's CPU higher to make up for
 the durable sources' commit waits, and on these machines (all at trx_commit=2) read_write's
 offset was -0.127, every source below the model. Held out
 (benchmarks/measured_cpu_check.py: each source's offsets from the other sources, under the
-fit that never saw it), 78 predictions of 8 sources: median x1.156 -> x1.135, 80th percentile
-x1.307 -> x1.302.
+fit that never saw it), 78 predictions of 8 sources: median x1.159 -> x1.136, 80th percentile
+x1.306 -> x1.302.
 """
 
 import statistics

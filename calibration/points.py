@@ -60,7 +60,7 @@ class Point:
     io_capacity_max: float | None = None  # the checkpoint flushing's cap; None: not stated
     io_capacity: float | None = None  # background pages/s (buffer merges); None: not stated
     change_buffer: bool = True  # the release buffers secondary-index changes by default
-    flush_neighbors: int = 0  # the release's innodb_flush_neighbors (flush_neighbors_default)
+    flush_neighbors: int = 0  # innodb_flush_neighbors: as the run set it, else the release's
     mysql_8: bool = False  # MySQL (or Percona Server) 8.0 or later: more CPU per statement
     update_test: str = ""  # index | non_index | "" (not named): which sysbench update test ran
     # One 16 KiB read at queue depth 1 where the storage is a network volume: 1 ms for EBS
@@ -130,7 +130,7 @@ def _point(row: dict[str, str]) -> Point:
         io_capacity_max=io_capacity_max_of(row),
         io_capacity=float(row["io_capacity"]) if row.get("io_capacity") else None,
         change_buffer=change_buffer_default(row.get("server", "")),
-        flush_neighbors=flush_neighbors_default(row.get("server", ""), int(row["year"] or 0)),
+        flush_neighbors=flush_neighbors_of_row(row),
         mysql_8=mysql_8_or_later(row.get("server", "")),
         update_test=update_test_of(row["kind"], row["notes"]),
         read_latency_ms=float(row["read_latency_ms"]) if row.get("read_latency_ms") else None,
@@ -174,6 +174,15 @@ def flush_neighbors_default(server: str, year: int) -> int:
     if release < (5, 6):
         return 2
     return 1 if release < (8, 0) else 0
+
+
+def flush_neighbors_of_row(row: dict[str, str]) -> int:
+    """The run's innodb_flush_neighbors where its row states it (0 none, 1 contiguous, 2 the
+    whole extent: XtraDB 5.5's innodb_flush_neighbor_pages none, cont and area), else its
+    release's default (flush_neighbors_default)."""
+    if row.get("flush_neighbors"):
+        return int(row["flush_neighbors"])
+    return flush_neighbors_default(row.get("server", ""), int(row["year"] or 0))
 
 
 def mysql_8_or_later(server: str) -> bool:

@@ -54,6 +54,20 @@ def test_a_point_that_changed_a_setting_the_model_does_not_read_pairs_with_nothi
     assert {"p120", "p121", "p125"} <= flagged  # page size 8K and 4K, one pool instance
 
 
+def test_a_row_that_states_its_flush_neighbours_pairs_on_them() -> None:
+    """XtraDB 5.5's innodb_flush_neighbor_pages area, cont and none on one machine
+    (schwenke-2012-55-series-oltp's res_A, res_C, res_D): the rows' flush_neighbors column, not
+    the release's default, tells the three configurations apart."""
+    by_id = {p.id: p for p in load_points()}
+    runs = [by_id[i] for i in ("p242", "p243", "p244")]
+    assert [p.flush_neighbors for p in runs] == [2, 1, 0]
+    pairs = setting_pairs(runs, [0.0, 0.0, 0.0])
+    assert {p.changed for p in pairs} == {("flush_neighbors",)}
+    assert len(pairs) == 3
+    # a row that says nothing keeps its release's default: MySQL 5.5 flushed the whole extent
+    assert by_id["p224"].flush_neighbors == 2
+
+
 def test_the_same_configuration_twice_is_not_a_pair() -> None:
     assert setting_pairs([point("a", 100.0), point("b", 120.0)], [0.0, 0.0]) == []
 
