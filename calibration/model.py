@@ -10,7 +10,8 @@ For workload kind k, in the kind's reference unit (per minute for NOTPM, per sec
                                                                       * per_second_k
               (misses = reads_k * e_k * miss: the pages one unit reads from the device; none
               for the insert benchmark under a change buffer, whose merges read in background,
-              until its merges fall behind: buffered_insert_rate)
+              until its merges fall behind: buffered_insert_rate; commits_k the unit's commits,
+              each waiting for `flushes` redo flushes per sync: commit_flushes)
     writes  = W / (writes_k * e_k * wmiss * (1 + dw * dw_cost)) * per_second_k * settings
     commit  = fsync_per_s * min(concurrency, 64)**beta * COMMIT_UNITS[k]   (trx_commit=1 only)
     device  = 1 / (1 / reads_dev + 1 / writes),  reads_dev = R / (reads_k * e_k * miss) ...
