@@ -136,7 +136,8 @@ class CalibratedEstimator:
         effects = dict.fromkeys(modelled, NO_EFFECT)
         for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True)):
             why = _why_large(hi, binding[0], binding[2 + i])
-            effects[name] = _new_effect(round(lo, 1), round(hi, 1), why)
+            # + 0.0: a change that rounds to nothing is 0.0, not -0.0, in the API's JSON too
+            effects[name] = _new_effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0, why)
         return Assessment(
             recommended=self._interval(kind, after, binding[1], inside, machine.disks),
             current=current,

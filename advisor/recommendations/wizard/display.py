@@ -106,9 +106,11 @@ def evidence_rows(evidence: tuple[Evidence, ...]) -> tuple[EvidenceRow, ...]:
 
 
 def effect_text(effect: Effect | None) -> str:
+    """Whole percents, signed; rounded before the sign is chosen, so a change smaller than
+    half a percent either way reads +0%, never -0%."""
     if effect is None:
         return ""
-    return f"{effect.low_pct:+.0f}% to {effect.high_pct:+.0f}% throughput"
+    return f"{round(effect.low_pct):+d}% to {round(effect.high_pct):+d}% throughput"
 
 
 def current_text(setting: Setting) -> str:
