@@ -162,6 +162,6 @@ def _estimates(base: Result, other: Result, chosen: Variant) -> tuple[EstimatePa
     move = (mid_two / mid_one - 1) * 100
     text = (
         f"The middle of the estimate moves from {number(mid_one)} to {number(mid_two)} "
-        f"{two.unit} ({move:+.0f}%)."
+        f"{two.unit} ({round(move):+d}%)."  # rounded first: a tiny fall reads +0%, not -0%
     )
     return panel, text

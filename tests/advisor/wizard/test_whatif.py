@@ -87,3 +87,18 @@ def test_an_unknown_change_gives_no_comparison():
     offered, comparison = compare(result_for("single-hdd"), "quantum", with_estimate)
     assert comparison is None
     assert offered
+
+
+def test_a_move_under_half_a_percent_reads_plus_zero_not_minus_zero():
+    """An estimate a hair lower (0.2%) is no move worth a sign: +0%."""
+
+    def a_hair_lower(profile):
+        result = with_estimate(profile)
+        assert result.estimate is not None
+        one = result.estimate.recommended
+        if profile.hardware.ram_gb > result_for("single-hdd").inputs["hardware"]["ram_gb"]:
+            one = replace(one, low=one.low / 2 * 0.998, high=one.high / 2 * 0.998)
+        return replace(result, estimate=Estimates(one))
+
+    _, comparison = compare(result_for("single-hdd"), "ram", a_hair_lower)
+    assert comparison.estimate_text.endswith("NOTPM (+0%).")
