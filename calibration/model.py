@@ -273,7 +273,7 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         # (mysql-manual-read-only-transactions): no fsync rate caps a read-only workload.
         log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + _LOG_COMMIT_UNITS[kind]
         log_commit = np.where(syncs > 0, log_commit - np.log(syncs), np.inf)
-    commit_over_reads = commit_wait_s - read_wait_s
+        commit_over_reads = commit_wait_s - read_wait_s
     terms = np.broadcast_arrays(
         log_cpu, log_read, log_device, log_commit, log_flush, writes_over_reads, commit_over_reads
     )
