@@ -2,9 +2,12 @@
 
 For each source with within-source pairs inside the data's range, the gain intervals are built
 from the other sources' pairs alone (calibration.gain_interval, as the calibration builds them,
-with the pairs' held-out ratios). The script then counts the share of the source's pairs that
-fall inside, in three ways: per pair; weighted by 1/sqrt(pairs of the source), as the intervals
-weigh the sources; and as a plain mean over sources.
+with the pairs' held-out ratios), and each of the source's pairs is scored against the interval
+its change gets: changes to how the logs are flushed take their own
+(calibration.gain_interval.SYNC_PATH). The script counts the share that fall inside, for all
+pairs, then for those off and on that path, in three ways: per pair; weighted by
+1/sqrt(pairs of the source), as the intervals weigh the sources; and as a plain mean over
+sources.
 
 Second, it asks how many sources an interval needs. It builds the pooled interval from every
 subset of k sources and scores the other sources' pairs; the mean over subsets is printed for
@@ -12,7 +15,8 @@ each k.
 
 Third, what sets the pooled interval's width: each source's pairs (kind, settings changed,
 median miss), the pooled half-width with that source left out, and the share of pairs the
-pooled interval holds by the size of the estimated change. It prints, asserts nothing, and
+pooled interval holds by the size of the estimated change. The second and third parts take the
+pairs off the log-flushing path, as the pooled interval does. It prints, asserts nothing, and
 exits 0. About 10 s.
 """
 
@@ -30,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from calibration.domain import outside_other_sources
 from calibration.features import as_arrays, situation_of_point
 from calibration.fit import fit_points
-from calibration.gain_interval import gain_bounds
+from calibration.gain_interval import gain_bounds, pair_on_sync_path, ratio_bounds_for
 from calibration.interval import interval_weights, symmetric_bounds
 from calibration.pairs import Pair, setting_pairs
 from calibration.points import load_points, used_points
@@ -55,28 +59,29 @@ def main() -> None:
     def inside(pair: Pair) -> bool:
         return not (outside[index[pair.first]] or outside[index[pair.second]])
 
-    covered: dict[str, list[bool]] = defaultdict(list)
+    covered: dict[bool, dict[str, list[bool]]] = {False: defaultdict(list), True: defaultdict(list)}
     for source in sorted({p.source for p in pairs if inside(p)}):
         bounds = gain_bounds([p for p in pairs if p.source != source], points, outside).bounds
         for pair in pairs:
             if pair.source == source and inside(pair):
-                low, high = bounds.get(points[index[pair.first]].kind, bounds["pooled"])
-                covered[source].append(low <= error(pair) <= high)
-    every = [c for hits in covered.values() for c in hits]
-    weights = [1 / math.sqrt(len(hits)) for hits in covered.values() for _ in hits]
-    weighted = sum(w * c for w, c in zip(weights, every, strict=True)) / sum(weights)
-    print(
-        f"gain intervals from the other sources, {len(every)} pairs of {len(covered)} sources: "
-        f"covered {statistics.mean(every):.3f} per pair, {weighted:.3f} weighted by "
-        f"1/sqrt(pairs), {statistics.mean(statistics.mean(h) for h in covered.values()):.3f} "
-        "as a mean over sources"
-    )
-    for source, hits in sorted(covered.items(), key=lambda kv: statistics.mean(kv[1])):
+                kind = points[index[pair.first]].kind
+                on_path = pair_on_sync_path(pair.changed)
+                low, high = ratio_bounds_for(bounds, kind, sync_path=on_path)
+                covered[on_path][source].append(low <= error(pair) <= high)
+    every_pair: dict[str, list[bool]] = defaultdict(list)
+    for by_path in covered.values():
+        for source, hits in by_path.items():
+            every_pair[source] += hits
+    print_held("gain intervals from the other sources", every_pair)
+    print_held("  pairs off the log-flushing path", covered[False])
+    print_held("  pairs changing how the logs are flushed", covered[True])
+    for source, hits in sorted(every_pair.items(), key=lambda kv: statistics.mean(kv[1])):
         print(f"  {source}: {sum(hits)} of {len(hits)}")
 
+    # The pooled interval serves the changes off the log-flushing path (gain_interval.SYNC_PATH)
     by_source: dict[str, list[float]] = defaultdict(list)
     for pair in pairs:
-        if inside(pair):
+        if inside(pair) and not pair_on_sync_path(pair.changed):
             by_source[pair.source].append(error(pair))
     names = sorted(by_source)
     for k in SUBSET_SIZES:
@@ -97,9 +102,25 @@ def main() -> None:
             f"covered {statistics.mean(shares):.3f} on average (mean over sources), median "
             f"width x{statistics.median(widths):.2f}"
         )
-    inside_pairs = [p for p in pairs if inside(p)]
+    inside_pairs = [p for p in pairs if inside(p) and not pair_on_sync_path(p.changed)]
     kinds = {p.source: points[index[p.first]].kind for p in inside_pairs}
     width_drivers(inside_pairs, kinds)
+
+
+def print_held(label: str, covered: dict[str, list[bool]]) -> None:
+    """The share of the pairs their held-out interval held: per pair, weighted by
+    1/sqrt(pairs of the source) as the intervals weigh them, and as a mean over sources."""
+    every = [c for hits in covered.values() for c in hits]
+    if not every:
+        return
+    weights = [1 / math.sqrt(len(hits)) for hits in covered.values() for _ in hits]
+    weighted = sum(w * c for w, c in zip(weights, every, strict=True)) / sum(weights)
+    print(
+        f"{label}, {len(every)} pairs of {len(covered)} sources: covered "
+        f"{statistics.mean(every):.3f} per pair, {weighted:.3f} weighted by 1/sqrt(pairs), "
+        f"{statistics.mean(statistics.mean(h) for h in covered.values()):.3f} as a mean over "
+        "sources"
+    )
 
 
 def width_drivers(pairs: list[Pair], kinds: dict[str, str]) -> None:

@@ -16,6 +16,7 @@ from calibration.features import (
     Situation,
     as_arrays,
 )
+from calibration.gain_interval import change_on_sync_path, ratio_bounds_for
 from calibration.interval import (
     INTERVAL,
     bounds_for,
@@ -130,7 +131,8 @@ class CalibratedEstimator:
         if compare:  # only then the baseline's estimate and the gain over it
             inside_before = self._row_in_domain(domain, kind, machine, rows[0])
             current = self._interval(kind, before, binding[0], inside_before, machine.disks)
-            gain = self._gain(kind, after - before, binding[1], inside)
+            sync_path = change_on_sync_path(names, binlog=machine.binlog)
+            gain = self._gain(kind, after - before, binding[1], inside, sync_path=sync_path)
         low, high = self._effect_percentiles(logs[:, 1:])
         # every modelled setting in its order, NO_EFFECT unless it changes the baseline's value
         effects = dict.fromkeys(modelled, NO_EFFECT)
@@ -209,13 +211,17 @@ class CalibratedEstimator:
             in_domain=inside,
         )
 
-    def _gain(self, kind: str, centre: float, bottleneck: str, inside: bool) -> Estimate:
+    def _gain(
+        self, kind: str, centre: float, bottleneck: str, inside: bool, *, sync_path: bool
+    ) -> Estimate:
         """The ratio interval comes from how far the held-out model's ratios sat from the
         published ones between two configurations of one machine (calibration.pairs), not from
         the two estimates' own intervals: what one machine does that the model does not know
-        (its exact disks, its binaries) cancels out of a ratio."""
+        (its exact disks, its binaries) cancels out of a ratio. A change to how the logs are
+        flushed takes the wider interval of the pairs that made one
+        (calibration.gain_interval.SYNC_PATH)."""
         ratios = self._calibration.ratio_bounds
-        low, high = ratios.get(kind, ratios["pooled"])
+        low, high = ratio_bounds_for(ratios, kind, sync_path=sync_path)
         if not inside:
             low, high = widened(low, high, self._calibration.gain_out_of_domain_widening)
         return _new_estimate(

@@ -10,7 +10,7 @@ CPU-bound units sit above or below the model by how much the model misprices the
 
 The offset of a kind is the median over sources of each source's median such miss, once at
 least MIN_SOURCES sources show it; the estimator adds it to f_k for a measured machine only.
-Calibration 20261128.104811 (345 points): read_write -0.065 from 6 sources (-0.22 to +0.02), so
+Calibration 20261128.120927 (345 points): read_write -0.065 from 6 sources (-0.22 to +0.02), so
 a transaction without the binary log costs 26.4 point selects instead of the fit's 24.7;
 update_heavy +0.097 from 8 sources (-0.58 to +0.28). Before commits waited for their flushes
 (calibration.model.commit_flushes), the fit priced a read_write unit's CPU higher to make up for

@@ -11,6 +11,7 @@ from advisor.calibration_admin.figures import MEANING, bias, factor, targets
 from advisor.calibration_admin.plot import plot_svg
 from calibration import artifact
 from calibration.calibrate import Calibration
+from calibration.gain_interval import ratio_group_label
 from calibration.interval import DISKS_GROUP, INTERVAL, KIND_SEPARATOR
 from calibration.submissions import SOURCE_PREFIX
 from rules import bibliography
@@ -119,7 +120,9 @@ def _pairs(report: dict[str, Any]) -> dict[str, Any]:
     pairs = dict(report.get("pairs") or {})
     if pairs.get("within_tolerance") is not None:
         pairs["within_percent"] = f"{pairs['within_tolerance']:.0%}"
-        pairs["widths"] = [(k, factor(v[1])) for k, v in pairs["ratio_bounds"].items()]
+        pairs["widths"] = [
+            (ratio_group_label(k), factor(v[1])) for k, v in pairs["ratio_bounds"].items()
+        ]
     pairs["sources"] = [_pair_source_row(key, row) for key, row in _worst_first(pairs)]
     return pairs
 

@@ -412,3 +412,31 @@ def test_a_read_only_workload_is_not_capped_by_the_fsync_rate(sync_binlog) -> No
     relaxed = estimate(raw, innodb_flush_log_at_trx_commit=2, sync_binlog=0)
     assert (durable.low, durable.high) == (relaxed.low, relaxed.high)
     assert durable.bottleneck != "fsync/commit"
+
+
+def test_a_change_to_how_the_logs_are_flushed_takes_the_wider_gain_interval() -> None:
+    """Pairs that changed trx_commit or the flush method were missed by far more than the rest
+    (calibration.gain_interval.SYNC_PATH); sync_binlog counts only with the binary log on."""
+    measured = two_core_read_write(**{"hardware.measured_cpu": MEASURED_POINT_SELECTS})
+    mysql = parse_profile(measured)  # MySQL 8.0: the binary log is on by default
+    mariadb = parse_profile({**measured, "server": {"flavor": "mariadb", "version": "10.11.6"}})
+    small, large = {"innodb_buffer_pool_size": 2**30}, {"innodb_buffer_pool_size": 8 * 2**30}
+    trx_commit = (
+        {**small, "innodb_flush_log_at_trx_commit": 2},
+        {**large, "innodb_flush_log_at_trx_commit": 1},
+    )
+    sync_binlog = ({**small, "sync_binlog": 0}, {**large, "sync_binlog": 1})
+    ratios = CALIBRATION.ratio_bounds
+    plain_bounds = ratios.get("read_write", ratios["pooled"])
+    widths = {}
+    for name, profile, (baseline, changed), (low, high) in (
+        ("pool", mysql, (small, large), plain_bounds),
+        ("trx_commit", mysql, trx_commit, ratios["sync_path"]),
+        ("sync_binlog with a binary log", mysql, sync_binlog, ratios["sync_path"]),
+        ("sync_binlog without one", mariadb, sync_binlog, plain_bounds),
+    ):
+        gain = ESTIMATOR.gain(profile, baseline, changed)
+        assert gain.in_domain, name
+        widths[name] = math.log(gain.high / gain.low)
+        assert widths[name] == pytest.approx(high - low, abs=0.01), name
+    assert widths["trx_commit"] > 2 * widths["pool"]

@@ -1,11 +1,17 @@
 """The gain's interval: from the pairs inside the data's range, widened outside it by a factor
-the pairs outside measured."""
+the pairs outside measured; changes to how the logs are flushed apart from the rest."""
 
 import dataclasses
 
 import numpy as np
 
-from calibration.gain_interval import gain_bounds
+from calibration.gain_interval import (
+    SYNC_PATH,
+    change_on_sync_path,
+    gain_bounds,
+    pair_on_sync_path,
+    ratio_bounds_for,
+)
 from calibration.interval import GROUP_MIN_SOURCES, OUT_OF_DOMAIN_WIDENING, symmetric_bounds
 from calibration.pairs import Pair
 from calibration.points import load_points, used_points
@@ -83,3 +89,50 @@ def test_a_kind_from_few_sources_may_widen_the_gain_interval_but_not_narrow_it()
 def test_a_kind_from_enough_sources_takes_its_own_narrower_gain_interval() -> None:
     bounds = gain_bounds(*with_read_write(GROUP_MIN_SOURCES, spread=0.01)).bounds
     assert bounds["read_write"][1] < bounds["pooled"][1] / 4
+
+
+def with_sync_pairs(sources: int, spread: float):
+    """gain_bounds' arguments for 12 oltp sources missing their ratios by ~0.2 in log and
+    `sources` sources whose pairs change trx_commit, missing theirs by ~`spread`."""
+    points, pairs, _ = data(inside=12, outside=0, outside_error=0.0)
+    rng = np.random.default_rng(7)
+    for i in range(sources):
+        own_points, own_pairs = machine(f"sync{i}", list(rng.normal(0.0, spread, 2)))
+        points += own_points
+        pairs += [dataclasses.replace(p, changed=("trx_commit",)) for p in own_pairs]
+    return pairs, points, np.zeros(len(points), dtype=bool)
+
+
+def test_pairs_changing_how_the_logs_are_flushed_leave_the_pooled_interval_for_their_own() -> None:
+    without = gain_bounds(*with_sync_pairs(0, spread=0.0)).bounds
+    bounds = gain_bounds(*with_sync_pairs(GROUP_MIN_SOURCES, spread=1.5)).bounds
+    assert bounds["pooled"] == without["pooled"]  # their misses of ~1.5 left out of it
+    assert bounds[SYNC_PATH][1] > bounds["pooled"][1] * 3
+    assert SYNC_PATH not in without
+
+
+def test_few_sources_of_log_flushing_pairs_widen_their_interval_but_never_narrow_it() -> None:
+    bounds = gain_bounds(*with_sync_pairs(GROUP_MIN_SOURCES - 1, spread=0.01)).bounds
+    assert bounds[SYNC_PATH] == bounds["pooled"]
+    bounds = gain_bounds(*with_sync_pairs(GROUP_MIN_SOURCES, spread=0.01)).bounds
+    assert bounds[SYNC_PATH][1] < bounds["pooled"][1] / 4  # five sources may narrow it
+
+
+def test_a_change_takes_the_wider_of_its_kinds_interval_and_the_log_flushing_one() -> None:
+    bounds = {"pooled": (-0.3, 0.3), "oltp": (-0.2, 0.2), SYNC_PATH: (-1.3, 1.3)}
+    assert ratio_bounds_for(bounds, "oltp", sync_path=False) == (-0.2, 0.2)
+    assert ratio_bounds_for(bounds, "read_write", sync_path=False) == (-0.3, 0.3)
+    assert ratio_bounds_for(bounds, "oltp", sync_path=True) == (-1.3, 1.3)
+    narrow = {**bounds, SYNC_PATH: (-0.1, 0.1)}
+    assert ratio_bounds_for(narrow, "read_write", sync_path=True) == (-0.3, 0.3)
+    assert ratio_bounds_for({"pooled": (-0.3, 0.3)}, "oltp", sync_path=True) == (-0.3, 0.3)
+
+
+def test_which_changes_are_on_the_log_flushing_path() -> None:
+    assert pair_on_sync_path(("trx_commit",))
+    assert pair_on_sync_path(("bp_gb", "flush_method"))
+    assert not pair_on_sync_path(("bp_gb", "doublewrite"))
+    assert change_on_sync_path(["innodb_flush_log_at_trx_commit"], binlog=False)
+    assert change_on_sync_path(["innodb_buffer_pool_size", "innodb_flush_method"], binlog=False)
+    assert not change_on_sync_path(["innodb_buffer_pool_size", "sync_binlog"], binlog=False)
+    assert change_on_sync_path(["innodb_buffer_pool_size", "sync_binlog"], binlog=True)

@@ -9,6 +9,7 @@ from advisor.calibration_admin.figures import bias, factor, targets
 from advisor.calibration_admin.runs import calibration_run_create
 from advisor.management.migrated import require_migrated
 from advisor.models import CalibrationRun
+from calibration.gain_interval import ratio_group_label
 from calibration.interval import INTERVAL
 
 # Report keys left out of --json: the per-point table and the parameters are in the artifact.
@@ -91,7 +92,9 @@ def _pair_lines(report: dict[str, Any]) -> list[str]:
     pairs = report.get("pairs") or {}
     if not pairs.get("pairs"):
         return []
-    ratio = ", ".join(f"{k} {factor(v[1])}" for k, v in pairs["ratio_bounds"].items())
+    ratio = ", ".join(
+        f"{ratio_group_label(k)} {factor(v[1])}" for k, v in pairs["ratio_bounds"].items()
+    )
     return [
         f"  within-source pairs: {pairs['pairs']}; estimated ratio within "
         f"×{pairs['tolerance']} of the published for {pairs['within_tolerance']:.0%}; "
