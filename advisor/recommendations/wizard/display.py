@@ -240,11 +240,13 @@ def interval_meaning(
     *,
     on_disks: bool = False,
     measured_cpu: Mapping[str, float] | None = None,
+    log_flushing: bool = False,
 ) -> list[str]:
     """What the ranges mean, in a sentence each: the interval, why it is wide, the gain, and
     the measurements they rest on. `on_disks`: the storage is spinning disks, whose interval
     is that of published disks (calibration.interval.DISKS_GROUP); `measured_cpu`: the
-    profile's hardware.measured_cpu."""
+    profile's hardware.measured_cpu; `log_flushing`: the recommendation changes how the logs
+    are flushed, so its gain takes that change's wide interval (calibration.gain_interval)."""
     if estimates is None:
         return []
     rec = estimates.recommended
@@ -270,7 +272,16 @@ def interval_meaning(
             )
         lines.append(f"This one is wide (high/low ×{width:.1f}) because {why}.")
     gain = estimates.gain
-    if gain is not None:
+    if gain is not None and log_flushing:
+        lines.append(
+            f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%). It is this "
+            "wide because the change includes how the logs are flushed "
+            "(innodb_flush_log_at_trx_commit, innodb_flush_method or, with the binary log on, "
+            "sync_binlog): the model prices a sync per group of commits, not what a release's "
+            "log path costs besides, and published pairs that changed it were missed by far "
+            "more than those that changed anything else."
+        )
+    elif gain is not None:
         lines.append(
             f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%), a narrower "
             "question than either estimate, since what the model does not know of this machine "

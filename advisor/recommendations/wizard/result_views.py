@@ -26,7 +26,10 @@ from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draf
 from advisor.recommendations.wizard.summary import machine_summary
 from advisor.recommendations.wizard.views import is_fragment
 from advisor.recommendations.wizard.whatif import compare, variants
+from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
 from rules.bibliography import all_sources
+from rules.binlog import binary_log_on
+from rules.echo import profile_from_echo
 from rules.errors import OutputRefused
 from rules.registry import all_rules
 from rules.render import (
@@ -37,8 +40,9 @@ from rules.render import (
     render_revert,
     revert_filename_for,
 )
-from rules.result import Result
+from rules.result import Change, Result, Setting
 from rules.revert import can_revert
+from rules.validation import parse_profile
 
 
 @require_GET
@@ -58,7 +62,10 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
         "exports": exports(result, base_url=_base_url(request)),
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
         "interval_meaning": interval_meaning(
-            result.estimate, on_disks=_on_disks(result), measured_cpu=_measured_cpu(result)
+            result.estimate,
+            on_disks=_on_disks(result),
+            measured_cpu=_measured_cpu(result),
+            log_flushing=_changes_log_flushing(result),
         ),
         "permalink": _base_url(request) + result.permalink,
         "probe": dict(
@@ -84,6 +91,22 @@ def _measured_cpu(result: Result) -> dict[str, float] | None:
     """The stored profile's hardware.measured_cpu, or None."""
     measured = _hardware(result).get("measured_cpu")
     return measured if isinstance(measured, dict) else None
+
+
+def _changes_log_flushing(result: Result) -> bool:
+    """Does the recommendation change how the logs are flushed, against the pasted value or,
+    where none was pasted, the version's default (as the estimator's baseline does)?"""
+    changed = [s.name for s in result.settings if _differs(s)]
+    binlog = BINLOG_SYNC_SETTING in changed and binary_log_on(
+        parse_profile(profile_from_echo(result.inputs))
+    )
+    return change_on_sync_path(changed, binlog=binlog)
+
+
+def _differs(setting: Setting) -> bool:
+    if setting.current is None:
+        return not setting.is_default
+    return setting.change is not None and setting.change is not Change.KEEP
 
 
 @require_GET

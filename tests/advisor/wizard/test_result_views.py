@@ -374,3 +374,39 @@ def test_the_settings_are_grouped_now_and_at_the_next_restart_as_in_the_sql(clie
     sql = client.get(f"/r/{result.id}/download/sql").content.decode()
     assert "SET PERSIST_ONLY innodb_flush_method" in sql
     assert 'id="setting-innodb_flush_method"' in restart
+
+
+def test_a_gain_that_changes_how_the_logs_are_flushed_says_why_it_is_wide(client):
+    """Pairs that changed trx_commit, the flush method or sync_binlog were missed by far more
+    than the rest (calibration.gain_interval.SYNC_PATH): such a gain's interval is wide and the
+    page says why, where any other gain is called the narrower question."""
+    from advisor.recommendations.services import recommendation_create
+    from rules.validation import parse_profile
+
+    profile = json.loads(json.dumps(EXAMPLE_PROFILE))
+    ours = recommendation_create(profile=parse_profile(profile))
+    values = {s.name: str(s.value) for s in ours.settings}
+    flushing = ("innodb_flush_log_at_trx_commit", "innodb_flush_method", "sync_binlog")
+    assert values["innodb_flush_log_at_trx_commit"] == "1"
+    same = {name: values[name] for name in flushing} | {"innodb_buffer_pool_size": "134217728"}
+    pages = {}
+    for label, variables in (
+        ("same flushing", same),
+        ("trx_commit 2", {**same, "innodb_flush_log_at_trx_commit": "2"}),
+    ):
+        result = recommendation_create(
+            profile=parse_profile({**profile, "current": {"variables": variables}})
+        )
+        assert result.estimate is not None
+        gain = result.estimate.gain
+        assert gain is not None
+        page = html.unescape(client.get(result.permalink).content.decode())
+        assert f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%)" in page
+        pages[label] = (page, gain.high / gain.low)
+    page, width = pages["same flushing"]
+    assert "a narrower question than either estimate" in page
+    assert "because the change includes how the logs are flushed" not in page
+    page, wide = pages["trx_commit 2"]
+    assert "because the change includes how the logs are flushed" in page
+    assert "a narrower question" not in page
+    assert wide > 3 * width
