@@ -128,7 +128,9 @@ class Estimate:
 class Estimates:
     """The recommended configuration's estimate; with the current configuration known, its
     estimate and the gain (recommended / current, unit "x") as an interval of its own, which is
-    narrower than the two estimates' ratio because one machine's unknowns cancel out. With a
+    narrower than the two estimates' ratio because one machine's unknowns cancel out; a change
+    to how the logs are flushed (trx_commit, the flush method, sync_binlog with a binary log)
+    takes the wider interval of the published pairs that made one. With a
     measured current throughput, the recommended estimate is that measurement times the gain."""
 
     recommended: Estimate
