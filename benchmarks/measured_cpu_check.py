@@ -24,7 +24,7 @@ from calibration.calibrate import used_points
 from calibration.features import as_arrays, situation_of_point
 from calibration.fit import fit_points
 from calibration.kind_cpu_cost import anchored_misses, kind_cost_offsets, machine_of
-from calibration.measured_cpu import C_INDEX
+from calibration.measured_cpu import SPEED_INDICES
 from calibration.model import LAYOUT, predict_log
 from calibration.points import Point, load_points
 
@@ -65,7 +65,7 @@ def main() -> None:
         for anchor in anchors:
             one = {k: v[anchor : anchor + 1] for k, v in x.items()}
             shifted = params.copy()
-            shifted[C_INDEX] += y[anchor] - predict_log(params, one)[0]
+            shifted[SPEED_INDICES] += y[anchor] - predict_log(params, one)[0]
             errors = np.abs(y[others] - predict_log(shifted, rows))
             measured[source].extend(errors.tolist())
             plain[source].extend(np.abs(fit.residuals[others]).tolist())

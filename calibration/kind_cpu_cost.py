@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from calibration.features import FloatArray
-from calibration.measured_cpu import C_INDEX
+from calibration.measured_cpu import SPEED_INDICES
 from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
 from calibration.points import Point
 
@@ -65,7 +65,7 @@ def anchored_misses(
         for anchor in anchors:
             one = {k: v[anchor : anchor + 1] for k, v in x.items()}
             moved = np.array(params, dtype=np.float64)
-            moved[C_INDEX] += y[anchor] - predict_log(moved, one)[0]
+            moved[SPEED_INDICES] += y[anchor] - predict_log(moved, one)[0]
             logs, binding = predict_with_bottleneck(moved, rows)
             for i, log, name in zip(others, logs.tolist(), binding, strict=True):
                 if name == "CPU":

@@ -104,6 +104,31 @@ def test_a_cpu_bound_estimate_scales_with_the_measured_speed() -> None:
     assert math.isclose(math.sqrt(low2 * high2) / math.sqrt(low * high), 2.0, rel_tol=0.02)
 
 
+def test_an_uncached_cpu_bound_estimate_scales_with_the_measured_speed_too() -> None:
+    """Reading pages costs the same core's time: with 200 GB over a 4 GB machine, each
+    transaction misses pages, and twice the point selects still give twice the transactions
+    (with the read path at its fitted cost, x1.57)."""
+    raw = raw_profile(
+        **{
+            "hardware.ram_gb": 4,
+            "hardware.cpu_cores": 2,
+            "hardware.measured_cpu": {"point_select_qps": 20_000, "threads": 16},
+            "hardware.storage": {"media": "nvme", "device_count": 4, "raid_level": "raid10"},
+            "workload.kind": "read_write",
+            "workload.data_size_gb": 200,
+            "workload.concurrency": 16,
+            "workload.durability": "relaxed",
+        }
+    )
+    profile = parse_profile(raw)
+    result = recommend(profile, estimator=ESTIMATOR)
+    assert result.estimate is not None
+    assert result.estimate.recommended.bottleneck == "CPU"
+    low, high = _estimate(raw, 20_000)
+    low2, high2 = _estimate(raw, 40_000)
+    assert math.isclose(math.sqrt(low2 * high2) / math.sqrt(low * high), 2.0, rel_tol=0.02)
+
+
 def test_a_slow_virtual_cpu_lowers_the_estimate_from_the_years_typical_core() -> None:
     """The year's typical core runs a cached point select in about 21 us (the fitted c); a
     machine that measured a tenth of that speed is estimated lower than one that said nothing."""
