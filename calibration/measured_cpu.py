@@ -12,12 +12,12 @@ kernel's and InnoDB's CPU per page read) moves by the same shift: the model alre
 by one core speed, the era term, which the measurement replaces. Kept at its fitted cost, a slow
 core read pages for free: benchmarks/real_gain.py on this project's 2-vCPU host on 2026-11-28,
 when its point selects ran 3.5 times slower than that morning (21,326 and 23,701/s against
-74,331 and 81,268/s), measured
-the defaults (128 MB pool, 29 page reads a transaction) at 287.6 and 250.7 tps against estimates
-of 317-826 and 326-849, bound by a CPU term that left the reads almost free; shifted, 159-414
-and 175-457. The runs' counters put this host's read path about 1.6 times slower than that
-morning, not 3.5, so the full shift may overcharge a very slow core's reads; no published machine
-that measured its point selects ran uncached, so the data cannot tell (measured_cpu_check).
+74,331 and 81,268/s), measured the defaults (128 MB pool, 29 page reads a transaction) at 287.6
+and 250.7 tps against estimates of 317-826 and 326-849, bound by a CPU term that left the reads
+almost free; shifted, 159-414 and 175-457. The runs' counters put this host's read path about
+1.6 times slower than that morning, not 3.5, so the full shift may overcharge a very slow core's
+reads; no published machine that measured its point selects ran uncached, so the data cannot
+tell (measured_cpu_check).
 
 On published data (benchmarks/measured_cpu_check.py: 78 held-out predictions of 8 sources that
 also ran cached point selects) the same shift, taken from a source's own point-select result,
