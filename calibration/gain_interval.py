@@ -97,20 +97,27 @@ def gain_bounds(pairs: Sequence[Pair], points: Sequence[Point], outside: np.ndar
     errors = np.array([p.published_log_ratio - p.estimated_log_ratio for p in pairs])
     out = np.array([bool(outside[index[p.first]] or outside[index[p.second]]) for p in pairs])
     sync = np.array([pair_on_sync_path(p.changed) for p in pairs], dtype=bool)
-
-    def bounds_of(mask: np.ndarray) -> tuple[float, float]:
-        return symmetric_bounds(errors[mask], list(sources[mask]))
-
     inside = ~out if len(pairs) else np.zeros(0, dtype=bool)
     plain = inside & ~sync
-    pooled = bounds_of(plain)
+    pooled = symmetric_bounds(errors[plain], list(sources[plain]))
     bounds = {"pooled": pooled}
     groups = [(kind, plain & (kinds == kind)) for kind in KINDS] + [(SYNC_PATH, inside & sync)]
-    for group, own in groups:
-        seen = len(set(sources[own].tolist()))
-        if seen >= OWN_RATIO_MIN_SOURCES:
-            bounds[group] = _few_sources(bounds_of(own), pooled, seen)
+    for group, mask in groups:
+        own = _group_bounds(errors, sources, mask, pooled)
+        if own is not None:
+            bounds[group] = own
     return GainBounds(bounds, _widening(errors, sources, out, sync))
+
+
+def _group_bounds(
+    errors: np.ndarray, sources: np.ndarray, mask: np.ndarray, pooled: tuple[float, float]
+) -> tuple[float, float] | None:
+    """A group's own interval from the pairs `mask` selects, as _few_sources lets it be used;
+    None where fewer than OWN_RATIO_MIN_SOURCES sources have such pairs."""
+    seen = len(set(sources[mask].tolist()))
+    if seen < OWN_RATIO_MIN_SOURCES:
+        return None
+    return _few_sources(symmetric_bounds(errors[mask], list(sources[mask])), pooled, seen)
 
 
 def _few_sources(
@@ -141,13 +148,9 @@ def _widening(errors: np.ndarray, sources: np.ndarray, out: np.ndarray, sync: np
     for source in dict.fromkeys(sources[out].tolist()):
         held = out & (sources == source)
         others = ~out & (sources != source)
-        plain, on_path = others & ~sync, others & sync
+        plain = others & ~sync
         pooled = symmetric_bounds(errors[plain], list(sources[plain]))
-        path_half = pooled[1]
-        seen = len(set(sources[on_path].tolist()))
-        if seen >= OWN_RATIO_MIN_SOURCES:
-            own = symmetric_bounds(errors[on_path], list(sources[on_path]))
-            path_half = _few_sources(own, pooled, seen)[1]
-        half = np.where(sync[held], path_half, pooled[1])
+        path = _group_bounds(errors, sources, others & sync, pooled) or pooled
+        half = np.where(sync[held], path[1], pooled[1])
         misses[held] = np.abs(errors[held]) / np.maximum(half, 1e-9)
     return out_of_domain_widening(misses[out], list(sources[out]), INTERVAL)

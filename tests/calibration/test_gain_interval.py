@@ -65,16 +65,24 @@ def test_too_few_sources_outside_keep_the_default_gain_widening() -> None:
     assert gain_bounds(pairs, points, outside).out_of_domain_widening == OUT_OF_DOMAIN_WIDENING
 
 
-def with_read_write(sources: int, spread: float):
+def with_extra_sources(sources: int, spread: float, *, seed: int, pairs: int, **fields):
     """gain_bounds' arguments for 12 oltp sources missing their ratios by ~0.2 in log and
-    `sources` read_write sources missing theirs by ~`spread`."""
-    points, pairs, _ = data(inside=12, outside=0, outside_error=0.0)
-    rng = np.random.default_rng(5)
+    `sources` more, each with `pairs` pairs missed by ~`spread`, its points and pairs given
+    `fields` (a Point's kind, a Pair's changed)."""
+    points, every_pair, _ = data(inside=12, outside=0, outside_error=0.0)
+    point_fields = {k: v for k, v in fields.items() if k != "changed"}
+    pair_fields = {k: v for k, v in fields.items() if k == "changed"}
+    rng = np.random.default_rng(seed)
     for i in range(sources):
-        own_points, own_pairs = machine(f"rw{i}", list(rng.normal(0.0, spread, 3)))
-        points += [dataclasses.replace(p, kind="read_write") for p in own_points]
-        pairs += own_pairs
-    return pairs, points, np.zeros(len(points), dtype=bool)  # gain_bounds' arguments
+        own_points, own_pairs = machine(f"extra{i}", list(rng.normal(0.0, spread, pairs)))
+        points += [dataclasses.replace(p, **point_fields) for p in own_points]
+        every_pair += [dataclasses.replace(p, **pair_fields) for p in own_pairs]
+    return every_pair, points, np.zeros(len(points), dtype=bool)
+
+
+def with_read_write(sources: int, spread: float):
+    """`sources` read_write sources beside the 12 oltp ones (with_extra_sources)."""
+    return with_extra_sources(sources, spread, seed=5, pairs=3, kind="read_write")
 
 
 def test_a_kind_from_few_sources_may_widen_the_gain_interval_but_not_narrow_it() -> None:
@@ -92,15 +100,8 @@ def test_a_kind_from_enough_sources_takes_its_own_narrower_gain_interval() -> No
 
 
 def with_sync_pairs(sources: int, spread: float):
-    """gain_bounds' arguments for 12 oltp sources missing their ratios by ~0.2 in log and
-    `sources` sources whose pairs change trx_commit, missing theirs by ~`spread`."""
-    points, pairs, _ = data(inside=12, outside=0, outside_error=0.0)
-    rng = np.random.default_rng(7)
-    for i in range(sources):
-        own_points, own_pairs = machine(f"sync{i}", list(rng.normal(0.0, spread, 2)))
-        points += own_points
-        pairs += [dataclasses.replace(p, changed=("trx_commit",)) for p in own_pairs]
-    return pairs, points, np.zeros(len(points), dtype=bool)
+    """`sources` sources whose pairs change trx_commit beside the 12 oltp ones."""
+    return with_extra_sources(sources, spread, seed=7, pairs=2, changed=("trx_commit",))
 
 
 def test_pairs_changing_how_the_logs_are_flushed_leave_the_pooled_interval_for_their_own() -> None:

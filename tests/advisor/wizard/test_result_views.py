@@ -3,6 +3,7 @@
 import html
 import io
 import json
+import math
 import re
 from dataclasses import replace
 
@@ -402,11 +403,11 @@ def test_a_gain_that_changes_how_the_logs_are_flushed_says_why_it_is_wide(client
         assert gain is not None
         page = html.unescape(client.get(result.permalink).content.decode())
         assert f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%)" in page
-        pages[label] = (page, gain.high / gain.low)
+        pages[label] = (page, math.log(gain.high / gain.low))
     page, width = pages["same flushing"]
     assert "a narrower question than either estimate" in page
     assert "because the change includes how the logs are flushed" not in page
     page, wide = pages["trx_commit 2"]
     assert "because the change includes how the logs are flushed" in page
     assert "a narrower question" not in page
-    assert wide > 3 * width
+    assert wide > 3 * width  # in log: x13.9 against x1.97 today
