@@ -20,7 +20,12 @@ from calibration.interval import (
     interval_group,
     out_of_domain_widening,
 )
-from calibration.kind_cpu_cost import anchored_misses, kind_cost_offsets
+from calibration.kind_cpu_cost import (
+    anchored_units,
+    kind_cost_offsets,
+    misses_by_source,
+    priced_loads,
+)
 from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
 from calibration.pairs import pair_summary, setting_pairs
 from calibration.points import Point, used_points
@@ -48,6 +53,9 @@ class Calibration:
     # kind -> what to add to f_k for a machine that measured its point selects
     # (calibration.kind_cpu_cost)
     cpu_cost_offsets: dict[str, float] = field(default_factory=dict)
+    # kind -> (lowest, highest) clients per core of the runs that set its offset: where a
+    # measured machine's price of the kind was seen (calibration.kind_cpu_cost.priced_loads)
+    cpu_cost_loads: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +72,7 @@ class Calibration:
             "out_of_domain_widening": self.out_of_domain_widening,
             "gain_out_of_domain_widening": self.gain_out_of_domain_widening,
             "cpu_cost_offsets": self.cpu_cost_offsets,
+            "cpu_cost_loads": {k: list(v) for k, v in self.cpu_cost_loads.items()},
             "layout": list(LAYOUT.names),
         }
 
@@ -88,6 +97,7 @@ class Calibration:
                 "gain_out_of_domain_widening", OUT_OF_DOMAIN_WIDENING
             ),
             cpu_cost_offsets=data.get("cpu_cost_offsets", {}),
+            cpu_cost_loads={k: (v[0], v[1]) for k, v in data.get("cpu_cost_loads", {}).items()},
         )
 
 
@@ -118,8 +128,10 @@ def run_calibration(
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
     gain = gain_bounds(pairs, used, outside)
-    cpu_misses = anchored_misses(used, x, fit.params)
+    anchored = anchored_units(used, x, fit.params)
+    cpu_misses = misses_by_source(anchored)
     cpu_offsets = kind_cost_offsets(cpu_misses)
+    cpu_loads = priced_loads(anchored, cpu_offsets)
     report = {
         "version": version,
         "points": len(used),
@@ -153,6 +165,9 @@ def run_calibration(
             kind: {
                 "sources": len(by_source),
                 "offset": round(cpu_offsets[kind], 3) if kind in cpu_offsets else None,
+                "clients_per_core": (
+                    [round(v, 3) for v in cpu_loads[kind]] if kind in cpu_loads else None
+                ),
             }
             for kind, by_source in cpu_misses.items()
         },
@@ -170,6 +185,7 @@ def run_calibration(
         gain_out_of_domain_widening=gain.out_of_domain_widening,
         out_of_domain_widening=widening,
         cpu_cost_offsets=cpu_offsets,
+        cpu_cost_loads=cpu_loads,
         bounds=bounds,
         domain=_domain(used, x),
         report=report,

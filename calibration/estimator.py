@@ -39,6 +39,7 @@ PASS_WIDTH = 2 + len(MODELLED_SETTINGS)  # the baseline, the recommendation, eac
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
 NO_TERM = "the model has no term for this setting"
 NO_EFFECT = Effect(low_pct=0.0, high_pct=0.0)  # a modelled value equal to the baseline's
+_PER_CORE = "clients_per_core"  # the one column of _priced_where_seen's range
 # Effect(...) and Estimate(...), cheaper (rules.frozen): ~9 effects and 3 estimates an assessment
 _new_effect, _new_estimate = quick_new(Effect), quick_new(Estimate)
 
@@ -126,10 +127,11 @@ class CalibratedEstimator:
         kind = profile.workload.kind._value_  # .value (rules.enums)
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         domain = self._domain_for(profile)
-        inside = self._row_in_domain(domain, kind, machine, rows[1])
+        priced = self._priced_where_seen(profile, kind)
+        inside = priced and self._row_in_domain(domain, kind, machine, rows[1])
         current = gain = None
         if compare:  # only then the baseline's estimate and the gain over it
-            inside_before = self._row_in_domain(domain, kind, machine, rows[0])
+            inside_before = priced and self._row_in_domain(domain, kind, machine, rows[0])
             current = self._interval(kind, before, binding[0], inside_before, machine.disks)
             sync_path = change_on_sync_path(names, binlog=machine.binlog)
             gain = self._gain(kind, after - before, binding[1], inside, sync_path=sync_path)
@@ -259,6 +261,22 @@ class CalibratedEstimator:
         if profile.hardware.measured_cpu is None:
             return self._calibration.domain
         return self._measured_cpu_domain
+
+    def _priced_where_seen(self, profile: Profile, kind: str) -> bool:
+        """For a machine that measured its point selects, whose kind takes its CPU price from
+        published machines that ran both (calibration.kind_cpu_cost): are the measurement's
+        threads and the workload's clients, per core, within the loads that price was seen at,
+        with the domain's tolerance? Any other profile: nothing to check."""
+        measured = profile.hardware.measured_cpu
+        loads = self._calibration.cpu_cost_loads.get(kind) if measured is not None else None
+        if measured is None or loads is None:
+            return True
+        ranges = {_PER_CORE: loads}
+        cores = profile.hardware.cpu_cores
+        return all(
+            inside_ranges(ranges, {_PER_CORE: clients / cores})
+            for clients in (measured.threads, profile.workload.concurrency)
+        )
 
     @staticmethod
     def _row_in_domain(

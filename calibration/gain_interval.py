@@ -30,7 +30,7 @@ from calibration.points import Point
 # log files" (https://dev.mysql.com/doc/refman/8.0/en/innodb-parameters.html
 # #sysvar_innodb_flush_method); innodb_flush_log_at_trx_commit how often the redo log is
 # written and flushed; sync_binlog the binary log's sync, which counts only where the binary
-# log is written. Their published pairs (calibration 20261128.120927, 345 points) missed by
+# log is written. Their published pairs (calibration 20261128.152824, 345 points) missed by
 # 1.3 in log at the 80% share (6 pairs inside the data's range, from 5 sources: -36% and -45%
 # behind a BBU, x4.4 on NVMe, x1.96 for ALL_O_DIRECT, each estimated near 0%), every other
 # change by 0.34 (494 pairs). One interval for both was held a new source's pairs 0.728 of

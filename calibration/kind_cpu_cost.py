@@ -10,7 +10,7 @@ CPU-bound units sit above or below the model by how much the model misprices the
 
 The offset of a kind is the median over sources of each source's median such miss, once at
 least MIN_SOURCES sources show it; the estimator adds it to f_k for a measured machine only.
-Calibration 20261128.120927 (345 points): read_write -0.065 from 6 sources (-0.22 to +0.02), so
+Calibration 20261128.152824 (345 points): read_write -0.065 from 6 sources (-0.22 to +0.02), so
 a transaction without the binary log costs 26.4 point selects instead of the fit's 24.7;
 update_heavy +0.097 from 8 sources (-0.58 to +0.28). Before commits waited for their flushes
 (calibration.model.commit_flushes), the fit priced a read_write unit's CPU higher to make up for
@@ -20,19 +20,27 @@ offset was -0.127, every source below the model. Held out
 fit that never saw it), 78 predictions of 8 sources: median x1.159 -> x1.136, 80th percentile
 x1.306 -> x1.302.
 
-What this does not cover: on this project's 2-vCPU host, 16 clients, an oltp_read_write
-transaction without the binary log costs 34.8 to 40.9 point selects of server CPU
-(benchmarks/statement_costs.py, three measurements on 2026-11-27 and 28), and
-benchmarks/real_gain.py's tuned runs reached their point selects' rate over 37 to 47, where the
-model matched to these six machines prices it at 26.4. None of them ran more clients than
-cores. A CPU term that grows with clients per core for the kinds that change rows,
-fitted with the rest, stayed at its prior (the data does not identify it), every held-out
-figure within 0.03 of these (manage.py calibrate, 345 points, 2026-11-28).
+The price holds where it was seen. None of these machines ran more clients than cores (from
+1 client on 48 cores to 40 on 48), and the price moves with the load of the point selects it is
+anchored on: on the 48-core server of callaghan-2025-sysbench-cached-concurrency, read_write's
+misses run -0.08 to +0.17 anchored on point selects at 1 client and -0.49 to -0.24 anchored on
+those at 40 (point selects gain more from more clients than the shared CPU term gives them). On
+this project's 2-vCPU host, 16 clients, an oltp_read_write transaction without the binary log
+costs 34.8 to 40.9 point selects of server CPU (benchmarks/statement_costs.py, three
+measurements on 2026-11-27 and 28), and benchmarks/real_gain.py's tuned runs reached their point
+selects' rate over 37 to 47, where this price says 26.4. So a measured machine whose kind takes
+an offset is inside the data only where its measurement's threads and its clients, per core,
+lie within those of the runs that set the price (priced_loads, with calibration.domain's
+tolerance); beyond, its estimates and gains are widened as any outside the data's range. A CPU
+term growing with clients per core for the kinds that change rows, fitted with the rest,
+stayed at its prior (the data does not identify it), every held-out figure within 0.03
+(manage.py calibrate, 345 points, 2026-11-28).
 """
 
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -47,23 +55,59 @@ SAME_MACHINE = ("source", "year", "server", "cpu_cores", "ram_gb", "media", "dev
 # (calibration.interval.OWN_RATIO_MIN_SOURCES).
 MIN_SOURCES = 3
 CACHED = 1.0  # pool over data at which every page is in the pool
+Loads = dict[str, tuple[float, float]]  # kind -> (lowest, highest) clients per core
 
 
 def machine_of(point: Point) -> tuple[object, ...]:
     return tuple(getattr(point, name) for name in SAME_MACHINE)
 
 
+@dataclass(frozen=True, slots=True)
+class AnchoredUnit:
+    """A cached unit the model finds CPU-bound once c matches a point-select result of its
+    machine: how far the published result sits from the model, in log, and its load."""
+
+    kind: str
+    source: str
+    miss: float  # published - model, log
+    loads: tuple[float, float]  # clients per core of the point selects, then of the unit
+
+
 def anchored_misses(
     points: Sequence[Point], x: dict[str, FloatArray], params: FloatArray
 ) -> dict[str, dict[str, list[float]]]:
-    """kind -> source -> (published - model) log of each cached unit the model finds
-    CPU-bound, with c moved so that the model gives a cached point-select result of the same
-    machine (each such result in turn)."""
+    """kind -> source -> the misses of anchored_units."""
+    return misses_by_source(anchored_units(points, x, params))
+
+
+def misses_by_source(units: Sequence[AnchoredUnit]) -> dict[str, dict[str, list[float]]]:
+    misses: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for unit in units:
+        misses[unit.kind][unit.source].append(unit.miss)
+    return misses
+
+
+def priced_loads(units: Sequence[AnchoredUnit], kinds: Collection[str]) -> Loads:
+    """Per kind of `kinds` (those given an offset), the lowest and highest clients per core of
+    the runs that priced it, point selects and units: where a measured machine's price of that
+    kind was seen."""
+    loads: dict[str, list[float]] = defaultdict(list)
+    for unit in units:
+        if unit.kind in kinds:
+            loads[unit.kind].extend(unit.loads)
+    return {kind: (min(values), max(values)) for kind, values in loads.items()}
+
+
+def anchored_units(
+    points: Sequence[Point], x: dict[str, FloatArray], params: FloatArray
+) -> list[AnchoredUnit]:
+    """Each cached unit the model finds CPU-bound, with c moved so that the model gives a
+    cached point-select result of the same machine (each such result in turn)."""
     y = np.log([p.value for p in points])
     machines: dict[tuple[object, ...], list[int]] = defaultdict(list)
     for i, point in enumerate(points):
         machines[machine_of(point)].append(i)
-    misses: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    units: list[AnchoredUnit] = []
     for members in machines.values():
         cached = [i for i in members if x["pool_to_data"][i] >= CACHED]
         anchors = [i for i in cached if points[i].kind == "read_mostly"]
@@ -71,6 +115,7 @@ def anchored_misses(
         if not anchors or not others:
             continue
         rows = {k: v[others] for k, v in x.items()}
+        load = x["concurrency"] / x["cores"]
         for anchor in anchors:
             one = {k: v[anchor : anchor + 1] for k, v in x.items()}
             moved = np.array(params, dtype=np.float64)
@@ -78,8 +123,10 @@ def anchored_misses(
             logs, binding = predict_with_bottleneck(moved, rows)
             for i, log, name in zip(others, logs.tolist(), binding, strict=True):
                 if name == "CPU":
-                    misses[points[i].kind][points[i].source].append(float(y[i] - log))
-    return misses
+                    loads = (float(load[anchor]), float(load[i]))
+                    miss = float(y[i] - log)
+                    units.append(AnchoredUnit(points[i].kind, points[i].source, miss, loads))
+    return units
 
 
 def kind_cost_offsets(misses: dict[str, dict[str, list[float]]]) -> dict[str, float]:

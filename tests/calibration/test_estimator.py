@@ -16,7 +16,12 @@ from calibration.points import load_points, used_points
 from rules.engine import recommend
 from rules.result import Effect
 from rules.validation import parse_profile
-from tests.rules.profiles import MEASURED_POINT_SELECTS, raw_profile, two_core_read_write
+from tests.rules.profiles import (
+    MEASURED_POINT_SELECTS,
+    raw_profile,
+    two_core_read_write,
+    two_core_read_write_measured_at_one_client_a_core,
+)
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None, "the repository ships a calibration artifact"
@@ -190,8 +195,8 @@ def test_a_machine_far_beyond_the_data_is_out_of_domain() -> None:
 def test_a_measured_cpu_takes_the_core_count_out_of_the_domain_check() -> None:
     ranges = CALIBRATION.domain["read_write"]
     assert ranges["cores"][0] / 1.25 > 2  # outside by its cores alone
-    plain = estimate(two_core_read_write())
-    measured = estimate(two_core_read_write(**{"hardware.measured_cpu": MEASURED_POINT_SELECTS}))
+    plain = estimate(two_core_read_write(**{"workload.concurrency": 2}))
+    measured = estimate(two_core_read_write_measured_at_one_client_a_core())
     assert not plain.in_domain
     assert measured.in_domain
     # inside, the interval is the calibration's own, not widened
@@ -199,14 +204,19 @@ def test_a_measured_cpu_takes_the_core_count_out_of_the_domain_check() -> None:
 
 
 def test_a_measured_cpu_does_not_excuse_the_other_columns() -> None:
+    """tpcc takes no CPU price from published point selects (no clients-per-core check), so
+    only the clients column can put it outside here."""
     crowded = two_core_read_write(
         **{
             "hardware.measured_cpu": {**MEASURED_POINT_SELECTS, "threads": 4096},
+            "workload.kind": "oltp",
             "workload.concurrency": 4096,
         }
     )
-    assert CALIBRATION.domain["read_write"]["concurrency"][1] * 1.25 < 4096
+    assert "oltp" not in CALIBRATION.cpu_cost_loads
+    assert CALIBRATION.domain["oltp"]["concurrency"][1] * 1.25 < 4096
     assert not estimate(crowded).in_domain
+    assert estimate({**crowded, "workload": {**crowded["workload"], "concurrency": 64}}).in_domain
 
 
 def test_effects_cover_only_settings_the_model_has_a_term_for() -> None:
@@ -417,7 +427,7 @@ def test_a_read_only_workload_is_not_capped_by_the_fsync_rate(sync_binlog) -> No
 def test_a_change_to_how_the_logs_are_flushed_takes_the_wider_gain_interval() -> None:
     """Pairs that changed trx_commit or the flush method were missed by far more than the rest
     (calibration.gain_interval.SYNC_PATH); sync_binlog counts only with the binary log on."""
-    measured = two_core_read_write(**{"hardware.measured_cpu": MEASURED_POINT_SELECTS})
+    measured = two_core_read_write_measured_at_one_client_a_core()
     mysql = parse_profile(measured)  # MySQL 8.0: the binary log is on by default
     mariadb = parse_profile({**measured, "server": {"flavor": "mariadb", "version": "10.11.6"}})
     small, large = {"innodb_buffer_pool_size": 2**30}, {"innodb_buffer_pool_size": 8 * 2**30}

@@ -11,11 +11,22 @@ import pytest
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
 from calibration.features import as_arrays, situation_of_point
-from calibration.kind_cpu_cost import anchored_misses, kind_cost_offsets, with_kind_offset
+from calibration.kind_cpu_cost import (
+    AnchoredUnit,
+    anchored_misses,
+    anchored_units,
+    kind_cost_offsets,
+    priced_loads,
+    with_kind_offset,
+)
 from calibration.points import load_points, used_points
 from rules.engine import recommend
 from rules.validation import parse_profile
-from tests.rules.profiles import MEASURED_POINT_SELECTS, two_core_read_write
+from tests.rules.profiles import (
+    MEASURED_POINT_SELECTS,
+    two_core_read_write,
+    two_core_read_write_measured_at_one_client_a_core,
+)
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None, "the repository ships a calibration artifact"
@@ -82,3 +93,70 @@ def test_an_artifact_without_offsets_loads_with_none() -> None:
     assert data["cpu_cost_offsets"] == CALIBRATION.cpu_cost_offsets
     del data["cpu_cost_offsets"]
     assert type(CALIBRATION).from_json(data).cpu_cost_offsets == {}
+
+
+def test_the_shipped_loads_are_those_of_the_runs_that_set_the_shipped_offsets() -> None:
+    units = anchored_units(POINTS, X, PARAMS)
+    loads = priced_loads(units, CALIBRATION.cpu_cost_offsets)
+    assert set(loads) == set(CALIBRATION.cpu_cost_offsets)
+    for kind, (low, high) in loads.items():
+        assert CALIBRATION.cpu_cost_loads[kind] == pytest.approx((low, high)), kind
+    # none of the published machines ran more clients than cores
+    assert all(high <= 1.0 for _, high in CALIBRATION.cpu_cost_loads.values())
+
+
+def test_a_kinds_loads_span_its_point_selects_and_its_units_of_the_kinds_given_an_offset() -> None:
+    units = [
+        AnchoredUnit("read_write", "a", 0.1, (0.5, 0.25)),
+        AnchoredUnit("read_write", "b", -0.1, (0.125, 0.75)),
+        AnchoredUnit("oltp", "a", 0.3, (0.01, 4.0)),  # no offset: no range
+    ]
+    assert priced_loads(units, {"read_write": -0.1}) == {"read_write": (0.125, 0.75)}
+
+
+def _interval(raw: dict, calibration=CALIBRATION):
+    profile = parse_profile(raw)
+    result = recommend(profile, estimator=CalibratedEstimator(calibration))
+    assert result.estimate is not None
+    return result.estimate
+
+
+def test_a_measured_machine_beyond_the_load_its_kinds_price_was_seen_at_is_outside() -> None:
+    """read_write's CPU price for a measured machine comes from published machines at no more
+    clients than cores; 16 clients or a 16-thread measurement on 2 cores lie beyond it, and its
+    estimates and gain are widened as those outside the data's range are."""
+    high = CALIBRATION.cpu_cost_loads["read_write"][1]
+    assert 16 / 2 > high * 1.25 >= 2 / 2
+    inside = two_core_read_write_measured_at_one_client_a_core(
+        current={"variables": {"innodb_buffer_pool_size": 2**27}}
+    )
+    crowded_run = {**inside, "workload": {**inside["workload"], "concurrency": 16}}
+    crowded_measure = {
+        **inside,
+        "hardware": {
+            **inside["hardware"],
+            "measured_cpu": {"point_select_qps": 20000, "threads": 16},
+        },
+    }
+    within = _interval(inside)
+    assert within.recommended.in_domain
+    assert within.gain is not None
+    assert within.gain.in_domain
+    for name, raw in (("16 clients", crowded_run), ("16 threads measured", crowded_measure)):
+        beyond = _interval(raw)
+        assert not beyond.recommended.in_domain, name
+        assert beyond.gain is not None
+        assert not beyond.gain.in_domain, name
+        # the same machine without the price's range: inside, the calibration's own width
+        unchecked = _interval(raw, replace(CALIBRATION, cpu_cost_loads={}))
+        assert unchecked.recommended.in_domain, name
+        widened = math.log(beyond.recommended.high / beyond.recommended.low)
+        own = math.log(unchecked.recommended.high / unchecked.recommended.low)
+        assert widened == pytest.approx(own * CALIBRATION.out_of_domain_widening, rel=0.02), name
+
+
+def test_an_artifact_without_loads_loads_with_none() -> None:
+    data = CALIBRATION.to_json()
+    assert data["cpu_cost_loads"] == {k: list(v) for k, v in CALIBRATION.cpu_cost_loads.items()}
+    del data["cpu_cost_loads"]
+    assert type(CALIBRATION).from_json(data).cpu_cost_loads == {}
