@@ -107,6 +107,7 @@ def anchored_units(
     machines: dict[tuple[object, ...], list[int]] = defaultdict(list)
     for i, point in enumerate(points):
         machines[machine_of(point)].append(i)
+    load = x["concurrency"] / x["cores"]  # clients per core
     units: list[AnchoredUnit] = []
     for members in machines.values():
         cached = [i for i in members if x["pool_to_data"][i] >= CACHED]
@@ -115,7 +116,6 @@ def anchored_units(
         if not anchors or not others:
             continue
         rows = {k: v[others] for k, v in x.items()}
-        load = x["concurrency"] / x["cores"]
         for anchor in anchors:
             one = {k: v[anchor : anchor + 1] for k, v in x.items()}
             moved = np.array(params, dtype=np.float64)
