@@ -27,14 +27,14 @@ misses run -0.08 to +0.17 anchored on point selects at 1 client and -0.49 to -0.
 those at 40 (point selects gain more from more clients than the shared CPU term gives them). On
 this project's 2-vCPU host, 16 clients, an oltp_read_write transaction without the binary log
 costs 34.8 to 40.9 point selects of server CPU (benchmarks/statement_costs.py, three
-measurements on 2026-11-27 and 28), and benchmarks/real_gain.py's tuned runs reached their point
-selects' rate over 37 to 47, where this price says 26.4. So a measured machine whose kind takes
-an offset is inside the data only where its measurement's threads and its clients, per core,
-lie within those of the runs that set the price (priced_loads, with calibration.domain's
-tolerance); beyond, its estimates and gains are widened as any outside the data's range. A CPU
-term growing with clients per core for the kinds that change rows, fitted with the rest,
-stayed at its prior (the data does not identify it), every held-out figure within 0.03
-(manage.py calibrate, 345 points, 2026-11-28).
+measurements on 2026-11-27 and 28), and benchmarks/real_gain.py's tuned runs reached their
+point selects' rate over 37 to 49 (seven runs), where this price says 26.4. So a measured
+machine whose kind takes an offset is inside the data only where its measurement's threads and
+its clients, per core, lie within those of the runs that set the price (priced_loads, with
+calibration.domain's tolerance); beyond, its estimates and gains are widened as any outside the
+data's range. A CPU term growing with clients per core for the kinds that change rows, fitted
+with the rest, stayed at its prior (the data does not identify it), every held-out figure
+within 0.03 (manage.py calibrate, 345 points, 2026-11-28).
 """
 
 import statistics
