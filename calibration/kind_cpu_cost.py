@@ -22,7 +22,7 @@ x1.306 -> x1.302.
 
 The price holds where it was seen. None of these machines ran more clients than cores (from
 1 client on 48 cores to 40 on 48), and the price moves with the load of the point selects it is
-anchored on: on the 48-core server of callaghan-2025-sysbench-cached-concurrency, read_write's
+anchored on: on callaghan-2025-sysbench-cached-concurrency's server (48 cores), read_write's
 misses run -0.08 to +0.17 anchored on point selects at 1 client and -0.49 to -0.24 anchored on
 those at 40 (point selects gain more from more clients than the shared CPU term gives them). On
 this project's 2-vCPU host, 16 clients, an oltp_read_write transaction without the binary log
