@@ -39,7 +39,7 @@ PASS_WIDTH = 2 + len(MODELLED_SETTINGS)  # the baseline, the recommendation, eac
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
 NO_TERM = "the model has no term for this setting"
 NO_EFFECT = Effect(low_pct=0.0, high_pct=0.0)  # a modelled value equal to the baseline's
-_PER_CORE = "clients_per_core"  # the one column of _priced_where_seen's range
+_PER_CORE = "clients_per_core"  # the one column of load_beyond_price's range
 # Effect(...) and Estimate(...), cheaper (rules.frozen): ~9 effects and 3 estimates an assessment
 _new_effect, _new_estimate = quick_new(Effect), quick_new(Estimate)
 
@@ -127,7 +127,7 @@ class CalibratedEstimator:
         kind = profile.workload.kind._value_  # .value (rules.enums)
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         domain = self._domain_for(profile)
-        priced = self._priced_where_seen(profile, kind)
+        priced = self.load_beyond_price(profile) is None
         inside = priced and self._row_in_domain(domain, kind, machine, rows[1])
         current = gain = None
         if compare:  # only then the baseline's estimate and the gain over it
@@ -262,21 +262,25 @@ class CalibratedEstimator:
             return self._calibration.domain
         return self._measured_cpu_domain
 
-    def _priced_where_seen(self, profile: Profile, kind: str) -> bool:
+    def load_beyond_price(self, profile: Profile) -> tuple[float, float] | None:
         """For a machine that measured its point selects, whose kind takes its CPU price from
-        published machines that ran both (calibration.kind_cpu_cost): are the measurement's
-        threads and the workload's clients, per core, within the loads that price was seen at,
-        with the domain's tolerance? Any other profile: nothing to check."""
+        published machines that ran both (calibration.kind_cpu_cost): the clients per core that
+        price was seen at, when the measurement's threads or the workload's clients per core lie
+        beyond them, with the domain's tolerance (its estimates are then outside the data).
+        None when they lie within, or for any other profile."""
         measured = profile.hardware.measured_cpu
-        loads = self._calibration.cpu_cost_loads.get(kind) if measured is not None else None
-        if measured is None or loads is None:
-            return True
+        if measured is None:
+            return None
+        loads = self._calibration.cpu_cost_loads.get(profile.workload.kind._value_)
+        if loads is None:
+            return None
         ranges = {_PER_CORE: loads}
         cores = profile.hardware.cpu_cores
-        return all(
+        within = all(
             inside_ranges(ranges, {_PER_CORE: clients / cores})
             for clients in (measured.threads, profile.workload.concurrency)
         )
+        return None if within else loads
 
     @staticmethod
     def _row_in_domain(

@@ -411,3 +411,36 @@ def test_a_gain_that_changes_how_the_logs_are_flushed_says_why_it_is_wide(client
     assert "because the change includes how the logs are flushed" in page
     assert "a narrower question" not in page
     assert wide > 3 * width  # in log: x13.9 against x1.97 today
+
+
+def test_a_measured_machine_beyond_the_load_its_price_was_seen_at_is_told_so(client):
+    """A measured machine at more clients per core than the published machines that priced its
+    workload's CPU (calibration.kind_cpu_cost) gets widened ranges; the page says where the
+    price was seen and where this machine runs, from the calibration and the profile."""
+    from advisor.recommendations.services import recommendation_create
+    from calibration.artifact import load_latest
+    from rules.validation import parse_profile
+    from tests.rules.profiles import two_core_read_write_measured_at_one_client_a_core
+
+    calibration = load_latest()
+    assert calibration is not None
+    low, high = calibration.cpu_cost_loads["read_write"]
+    within = two_core_read_write_measured_at_one_client_a_core()
+    beyond = two_core_read_write_measured_at_one_client_a_core(
+        **{
+            "hardware.measured_cpu": {"point_select_qps": 20000, "threads": 16},
+            "workload.concurrency": 32,
+        }
+    )
+    said = {}
+    for name, profile in (("within", within), ("beyond", beyond)):
+        result = recommendation_create(profile=parse_profile(profile))
+        assert result.estimate is not None
+        page = html.unescape(client.get(result.permalink).content.decode())
+        said[name] = (result.estimate.recommended.in_domain, "priced this workload's CPU" in page)
+        if name == "beyond":
+            assert (
+                f"at {low:.2g} to {high:.2g} clients per core; here the point selects ran 8 "
+                "threads a core and the workload runs 16 clients a core" in page
+            )
+    assert said == {"within": (True, False), "beyond": (False, True)}
