@@ -268,18 +268,14 @@ class CalibratedEstimator:
         price was seen at, when the measurement's threads or the workload's clients per core lie
         beyond them, with the domain's tolerance (its estimates are then outside the data).
         None when they lie within, or for any other profile."""
-        measured = profile.hardware.measured_cpu
-        if measured is None:
+        machine = measured_loads(profile)
+        if machine is None:
             return None
         loads = self._calibration.cpu_cost_loads.get(profile.workload.kind._value_)
         if loads is None:
             return None
         ranges = {_PER_CORE: loads}
-        cores = profile.hardware.cpu_cores
-        within = all(
-            inside_ranges(ranges, {_PER_CORE: clients / cores})
-            for clients in (measured.threads, profile.workload.concurrency)
-        )
+        within = all(inside_ranges(ranges, {_PER_CORE: load}) for load in machine)
         return None if within else loads
 
     @staticmethod
@@ -299,6 +295,16 @@ class CalibratedEstimator:
         if ranges is None:
             return False
         return inside_ranges(ranges, {c: float(x[c][row]) for c in ranges})
+
+
+def measured_loads(profile: Profile) -> tuple[float, float] | None:
+    """Clients per core of a machine that measured its point selects: the measurement's
+    threads, then the workload's clients; None without a measurement."""
+    measured = profile.hardware.measured_cpu
+    if measured is None:
+        return None
+    cores = profile.hardware.cpu_cores
+    return measured.threads / cores, profile.workload.concurrency / cores
 
 
 def _same(value: ConfigValue, other: ConfigValue | None) -> bool:

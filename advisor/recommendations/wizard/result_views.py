@@ -28,6 +28,7 @@ from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draf
 from advisor.recommendations.wizard.summary import machine_summary
 from advisor.recommendations.wizard.views import is_fragment
 from advisor.recommendations.wizard.whatif import compare, variants
+from calibration.estimator import measured_loads
 from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
 from rules.bibliography import all_sources
 from rules.binlog import binary_log_on
@@ -106,12 +107,10 @@ def _beyond_price(result: Result) -> PriceLoad | None:
     if estimator is None or estimator.calibration_version != result.calibration_version:
         return None
     profile = parse_profile(profile_from_echo(result.inputs))
-    seen = estimator.load_beyond_price(profile)
-    measured = profile.hardware.measured_cpu
-    if seen is None or measured is None:
+    seen, machine = estimator.load_beyond_price(profile), measured_loads(profile)
+    if seen is None or machine is None:
         return None
-    cores = profile.hardware.cpu_cores
-    return PriceLoad(*seen, measured.threads / cores, profile.workload.concurrency / cores)
+    return PriceLoad(*seen, *machine)
 
 
 def _changes_log_flushing(result: Result) -> bool:
