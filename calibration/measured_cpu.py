@@ -22,7 +22,7 @@ tell (measured_cpu_check).
 On published data (benchmarks/measured_cpu_check.py: 78 held-out predictions of 8 sources that
 also ran cached point selects) the same shift, taken from a source's own point-select result,
 moved the median error from x1.146 to x1.150 and the 80th percentile from x1.311 to x1.338
-(calibration 20261128.170646; on 20261128.152824, x1.142 to x1.159 and x1.358 to x1.306). It
+(calibration 20261128.171831; on 20261128.152824, x1.142 to x1.159 and x1.358 to x1.306). It
 helped most where the year's core was furthest off (a GCP VM: x1.68 to x1.18; a 2024 mini PC:
 x1.57 to x1.30) and cost a little on 5 of the other 6 sources (x1.01 to x1.07), where the model
 was already close, since one published point-select result carries its own noise. The kind's

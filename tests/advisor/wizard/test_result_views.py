@@ -322,7 +322,7 @@ def test_a_cpu_bound_estimate_without_a_measured_cpu_says_how_to_measure_it(clie
 def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
     """An interval on disks is theirs (calibration.interval.DISKS_GROUP): the page says why it
     is wide in terms of disks, and not on flash. The example's update-heavy form: published
-    disks' updates are missed by more than their tpcc (x3.3 against x2.9 on artifact 170646),
+    disks' updates are missed by more than their tpcc (x3.3 against x2.9 on artifact 171831),
     and only an interval wider than WIDE_INTERVAL is explained."""
     from advisor.recommendations.services import recommendation_create
     from advisor.recommendations.wizard.display import WIDE_INTERVAL
