@@ -6,6 +6,7 @@ so the widening the calibration measures for points outside is the one the estim
 """
 
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,6 +37,28 @@ def ranges_of(x: Mapping[str, FloatArray], mask: np.ndarray | None = None) -> Ra
 def for_measured_cpu(ranges: Mapping[str, tuple[float, float]]) -> Ranges:
     """`ranges` without the columns a measured CPU replaces (CPU_ONLY_COLUMNS)."""
     return {c: r for c, r in ranges.items() if c not in CPU_ONLY_COLUMNS}
+
+
+class Beyond(NamedTuple):
+    """One column outside its range: the value and the range it lies beyond."""
+
+    column: str
+    value: float
+    low: float
+    high: float
+
+
+def beyond(ranges: Mapping[str, tuple[float, float]], values: Mapping[str, float]) -> list[Beyond]:
+    """The columns `inside` finds outside their range (with its tolerance), in range order:
+    what to tell a user whose profile is outside the data. Only asked when `inside` is False."""
+    found = []
+    for column, (low, high) in ranges.items():
+        value = values[column]
+        if column == "pool_to_data":
+            value = min(value, 1.0)
+        if not low / TOLERANCE <= value <= high * TOLERANCE:
+            found.append(Beyond(column, value, low, high))
+    return found
 
 
 def inside(ranges: Mapping[str, tuple[float, float]], values: Mapping[str, float]) -> bool:

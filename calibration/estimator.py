@@ -8,7 +8,7 @@ import numpy as np
 
 from calibration.calibrate import Calibration
 from calibration.config_rows import ConfigRow, columns_of, profile_rows
-from calibration.domain import Ranges, for_measured_cpu
+from calibration.domain import Ranges, beyond, for_measured_cpu
 from calibration.domain import inside as inside_ranges
 from calibration.features import (
     MODELLED_SETTINGS,
@@ -26,6 +26,7 @@ from calibration.interval import (
 from calibration.kind_cpu_cost import with_kind_offset
 from calibration.measured_cpu import capacity_shifts, shifted
 from calibration.model import REFERENCE_YEAR, predict_with_bottleneck
+from calibration.outside import beyond_data, beyond_price, no_data
 from calibration.points import UNITS
 from calibration.refit_pass import RefitPass
 from calibration.server_config import ConfigValue
@@ -127,14 +128,22 @@ class CalibratedEstimator:
         kind = profile.workload.kind._value_  # .value (rules.enums)
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         domain = self._domain_for(profile)
-        priced = self.load_beyond_price(profile) is None
-        inside = priced and self._row_in_domain(domain, kind, machine, rows[1])
+        seen = self.load_beyond_price(profile)
+        inside = seen is None and self._row_in_domain(domain, kind, machine, rows[1])
+        reasons = () if inside else _outside(profile, seen, domain, kind, machine, rows[1])
         current = gain = None
         if compare:  # only then the baseline's estimate and the gain over it
-            inside_before = priced and self._row_in_domain(domain, kind, machine, rows[0])
-            current = self._interval(kind, before, binding[0], inside_before, machine.disks)
+            inside_before = seen is None and self._row_in_domain(domain, kind, machine, rows[0])
+            reasons_before = (
+                () if inside_before else _outside(profile, seen, domain, kind, machine, rows[0])
+            )
+            current = self._interval(
+                kind, before, binding[0], inside_before, machine.disks, outside=reasons_before
+            )
             sync_path = change_on_sync_path(names, binlog=machine.binlog)
-            gain = self._gain(kind, after - before, binding[1], inside, sync_path=sync_path)
+            gain = self._gain(
+                kind, after - before, binding[1], inside, sync_path=sync_path, outside=reasons
+            )
         low, high = self._effect_percentiles(logs[:, 1:])
         # every modelled setting in its order, NO_EFFECT unless it changes the baseline's value
         effects = dict.fromkeys(modelled, NO_EFFECT)
@@ -143,7 +152,9 @@ class CalibratedEstimator:
             # + 0.0: a change that rounds to nothing is 0.0, not -0.0, in the API's JSON too
             effects[name] = _new_effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0, why)
         return Assessment(
-            recommended=self._interval(kind, after, binding[1], inside, machine.disks),
+            recommended=self._interval(
+                kind, after, binding[1], inside, machine.disks, outside=reasons
+            ),
             current=current,
             gain=gain,
             effects=effects,
@@ -185,16 +196,28 @@ class CalibratedEstimator:
         """The interval for one machine and configuration already in the model's terms."""
         x = as_arrays([situation])
         logs, binding = predict_with_bottleneck(self._params, x)
+        kind = situation.kind
+        inside = self._in_domain(kind, x, 0)
+        ranges = self._calibration.domain.get(kind)
+        if inside:
+            why: tuple[str, ...] = ()
+        elif ranges is None:
+            why = no_data(kind)
+        else:
+            why = beyond_data(kind, beyond(ranges, {c: float(x[c][0]) for c in ranges}))
         return self._interval(
-            situation.kind,
-            float(logs[0]),
-            binding[0],
-            self._in_domain(situation.kind, x, 0),
-            situation.disks,
+            kind, float(logs[0]), binding[0], inside, situation.disks, outside=why
         )
 
     def _interval(
-        self, kind: str, centre: float, bottleneck: str, inside: bool, disks: bool
+        self,
+        kind: str,
+        centre: float,
+        bottleneck: str,
+        inside: bool,
+        disks: bool,
+        *,
+        outside: tuple[str, ...] = (),
     ) -> Estimate:
         """The interval of the estimate's bottleneck within its workload kind where the
         calibration has one, else of its bottleneck, else the pooled one (the model misses by
@@ -211,10 +234,18 @@ class CalibratedEstimator:
             interval=INTERVAL,
             bottleneck=bottleneck,
             in_domain=inside,
+            outside=outside,
         )
 
     def _gain(
-        self, kind: str, centre: float, bottleneck: str, inside: bool, *, sync_path: bool
+        self,
+        kind: str,
+        centre: float,
+        bottleneck: str,
+        inside: bool,
+        *,
+        sync_path: bool,
+        outside: tuple[str, ...],
     ) -> Estimate:
         """The ratio interval comes from how far the held-out model's ratios sat from the
         published ones between two configurations of one machine (calibration.pairs), not from
@@ -233,6 +264,7 @@ class CalibratedEstimator:
             interval=INTERVAL,
             bottleneck=bottleneck,
             in_domain=inside,
+            outside=outside,
         )
 
     def _effect_percentiles(self, refits: np.ndarray) -> tuple[list[float], list[float]]:
@@ -295,6 +327,27 @@ class CalibratedEstimator:
         if ranges is None:
             return False
         return inside_ranges(ranges, {c: float(x[c][row]) for c in ranges})
+
+
+def _outside(
+    profile: Profile,
+    seen: tuple[float, float] | None,
+    domain: Mapping[str, Mapping[str, tuple[float, float]]],
+    kind: str,
+    machine: Situation,
+    row: ConfigRow,
+) -> tuple[str, ...]:
+    """Why one configuration's estimate is outside the data (calibration.outside): each domain
+    column beyond its kind's range, and a measured machine beyond its CPU price's load (`seen`:
+    load_beyond_price). Asked only for an estimate found outside."""
+    ranges = domain.get(kind)
+    if ranges is None:
+        return no_data(kind)
+    lines = beyond_data(kind, beyond(ranges, columns_of(machine, row, ranges)))
+    loads = measured_loads(profile)
+    if seen is not None and loads is not None:
+        lines += (beyond_price(kind, seen, loads),)
+    return lines
 
 
 def measured_loads(profile: Profile) -> tuple[float, float] | None:

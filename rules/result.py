@@ -121,6 +121,13 @@ class Estimate:
     interval: float
     bottleneck: str
     in_domain: bool
+    outside: tuple[str, ...] = field(
+        default=(),
+        metadata=doc(
+            "When in_domain is false, why: each input beyond the range of the published "
+            "results of its workload kind, with its value and that range."
+        ),
+    )
 
 
 @quick_init  # built for every recommendation

@@ -3,8 +3,10 @@
 import dataclasses
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
-from calibration.domain import DOMAIN_COLUMNS, TOLERANCE, inside, outside_other_sources
+from calibration.domain import DOMAIN_COLUMNS, TOLERANCE, beyond, inside, outside_other_sources
 from calibration.features import as_arrays, situation_of_point
 from calibration.points import load_points, used_points
 
@@ -28,6 +30,20 @@ def test_a_pool_larger_than_the_data_counts_as_the_data_just_fitting() -> None:
     ranges = {**RANGES, "pool_to_data": (0.1, 0.8)}
     assert inside(ranges, values(pool_to_data=40.0))  # as 1.0, within 0.8 x 1.25
     assert not inside({**ranges, "pool_to_data": (0.1, 0.5)}, values(pool_to_data=40.0))
+
+
+@given(st.fixed_dictionaries({c: st.floats(1e-3, 1e6) for c in DOMAIN_COLUMNS}))
+def test_beyond_names_exactly_the_columns_that_put_values_outside(values) -> None:
+    """What the estimator tells a user (Estimate.outside) is what made it outside: no column
+    when inside, else each column beyond its range and nothing more."""
+    ranges = {**RANGES, "pool_to_data": (0.1, 0.8)}
+    found = beyond(ranges, values)
+    assert (not found) == inside(ranges, values)
+    named = {b.column for b in found}
+    for b in found:
+        assert (b.low, b.high) == ranges[b.column]
+        assert not inside({b.column: ranges[b.column]}, values)
+    assert inside({c: r for c, r in ranges.items() if c not in named}, values)
 
 
 def point(id: str, source: str, **changes: object):

@@ -219,6 +219,41 @@ def test_a_measured_cpu_does_not_excuse_the_other_columns() -> None:
     assert estimate({**crowded, "workload": {**crowded["workload"], "concurrency": 64}}).in_domain
 
 
+def test_an_estimate_outside_the_data_says_which_input_and_the_published_range() -> None:
+    """in_domain False comes with why (Estimate.outside): the input beyond its kind's range,
+    with its value and that range from the calibration; an estimate inside says nothing."""
+    cores = CALIBRATION.domain["read_write"]["cores"]
+    plain = estimate(two_core_read_write(**{"workload.concurrency": 2}))
+    assert not plain.in_domain
+    assert (
+        f"CPU cores: 2, where published read_write results ran {cores[0]:g} to {cores[1]:g}"
+    ) in plain.outside
+    assert all(line.split(":")[0] in OUTSIDE_WORDS for line in plain.outside)
+    measured = estimate(two_core_read_write_measured_at_one_client_a_core())
+    assert measured.in_domain
+    assert measured.outside == ()
+    clients = CALIBRATION.domain["oltp"]["concurrency"]
+    crowded = two_core_read_write(
+        **{
+            "hardware.measured_cpu": {**MEASURED_POINT_SELECTS, "threads": 4096},
+            "workload.kind": "oltp",
+            "workload.concurrency": 4096,
+        }
+    )
+    assert estimate(crowded).outside == (
+        f"clients: 4096, where published oltp results ran {clients[0]:g} to {clients[1]:g}",
+    )
+
+
+OUTSIDE_WORDS = {
+    "the device's random 16 KiB reads per second",
+    "the device's random 16 KiB writes per second",
+    "the buffer pool's share of the data",
+    "CPU cores",
+    "clients",
+}
+
+
 def test_effects_cover_only_settings_the_model_has_a_term_for() -> None:
     profile = parse_profile(
         raw_profile(current={"mycnf": "[mysqld]\ninnodb_buffer_pool_size=1G\n"})

@@ -142,11 +142,26 @@ def test_a_measured_machine_beyond_the_load_its_kinds_price_was_seen_at_is_outsi
     assert within.recommended.in_domain
     assert within.gain is not None
     assert within.gain.in_domain
-    for name, raw in (("16 clients", crowded_run), ("16 threads measured", crowded_measure)):
+    assert within.recommended.outside == within.gain.outside == ()
+    low = CALIBRATION.cpu_cost_loads["read_write"][0]
+    for name, raw, loads in (
+        ("16 clients", crowded_run, "8, and the measured point selects' threads per core: 1"),
+        (
+            "16 threads measured",
+            crowded_measure,
+            "1, and the measured point selects' threads per core: 8",
+        ),
+    ):
         beyond = _interval(raw)
         assert not beyond.recommended.in_domain, name
         assert beyond.gain is not None
         assert not beyond.gain.in_domain, name
+        # and says why, with this machine's loads and the published ones
+        assert beyond.recommended.outside == beyond.gain.outside, name
+        assert (
+            f"clients per core: {loads}, where published machines priced "
+            f"read_write's CPU against point selects at {low:.2g} to {high:.2g} per core"
+        ) in beyond.recommended.outside, name
         # the same machine without the price's range: inside, the calibration's own width
         unchecked = _interval(raw, replace(CALIBRATION, cpu_cost_loads={}))
         assert unchecked.recommended.in_domain, name

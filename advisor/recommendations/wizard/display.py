@@ -5,7 +5,6 @@ Templates stay free of logic; nothing here computes a recommendation, it only fo
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from django.utils.safestring import SafeString
 
@@ -236,31 +235,20 @@ WIDE_INTERVAL = 3.0
 CPU_BOUND = BOTTLENECKS[0]  # an estimate's bottleneck when the CPU binds
 
 
-class PriceLoad(NamedTuple):
-    """Clients per core: where published machines priced a measured machine's workload against
-    their point selects (calibration.kind_cpu_cost), and where this one measured and runs."""
-
-    seen_low: float
-    seen_high: float
-    measured: float
-    runs: float
-
-
 def interval_meaning(
     estimates: Estimates | None,
     *,
     on_disks: bool = False,
     measured_cpu: Mapping[str, float] | None = None,
     log_flushing: bool = False,
-    beyond_price: PriceLoad | None = None,
 ) -> list[str]:
     """What the ranges mean, in a sentence each: the interval, why it is wide, the gain, and
     the measurements they rest on. `on_disks`: the storage is spinning disks, whose interval
     is that of published disks (calibration.interval.DISKS_GROUP); `measured_cpu`: the
     profile's hardware.measured_cpu; `log_flushing`: the recommendation changes how the logs
-    are flushed, so its gain takes that change's wide interval (calibration.gain_interval);
-    `beyond_price`: the measured machine runs beyond the load its workload's CPU price was seen
-    at, so its ranges are widened."""
+    are flushed, so its gain takes that change's wide interval (calibration.gain_interval). An
+    estimate outside the published data says which of its inputs put it there
+    (Estimate.outside)."""
     if estimates is None:
         return []
     rec = estimates.recommended
@@ -270,8 +258,14 @@ def interval_meaning(
         "often such ranges held for published machines the model had not seen)."
     ]
     width = rec.high / rec.low if rec.low > 0 else float("inf")
-    if width > WIDE_INTERVAL:
-        if not rec.in_domain:
+    if not rec.in_domain and rec.outside:
+        wide = f" (high/low ×{width:.1f})" if width > WIDE_INTERVAL else ""
+        lines.append(
+            f"This machine lies outside the published measurements, so its ranges are "
+            f"widened{wide}: {'; '.join(rec.outside)}."
+        )
+    elif width > WIDE_INTERVAL:
+        if not rec.in_domain:  # a result stored before estimates said why
             why = "this machine lies outside the published measurements"
         elif on_disks:
             why = (
@@ -307,14 +301,6 @@ def interval_meaning(
             f"you measured at {measured_cpu['threads']:g} threads: the model is set to give "
             "exactly that rate for that run, instead of assuming a typical core of today."
         )
-        if beyond_price is not None:
-            lines.append(
-                "Published machines priced this workload's CPU against their point selects at "
-                f"{beyond_price.seen_low:.2g} to {beyond_price.seen_high:.2g} clients per core; "
-                f"here the point selects ran {beyond_price.measured:.3g} threads a core and the "
-                f"workload runs {beyond_price.runs:.3g} clients a core, beyond them, so the "
-                "ranges are widened as those outside the published measurements are."
-            )
     elif rec.bottleneck == CPU_BOUND:
         lines.append(
             "The recommended estimate is bound by the CPU, which the model takes as a typical "

@@ -9,13 +9,11 @@ from django.views.decorators.http import require_GET, require_POST
 from advisor.models import Recommendation
 from advisor.page_limits import page_limited
 from advisor.recommendations.services import (
-    estimator_current,
     recommendation_compute,
     recommendation_create,
     recommendation_get,
 )
 from advisor.recommendations.wizard.display import (
-    PriceLoad,
     estimate_bars,
     estimate_panel,
     exports,
@@ -28,7 +26,6 @@ from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draf
 from advisor.recommendations.wizard.summary import machine_summary
 from advisor.recommendations.wizard.views import is_fragment
 from advisor.recommendations.wizard.whatif import compare, variants
-from calibration.estimator import measured_loads
 from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
 from rules.bibliography import all_sources
 from rules.binlog import binary_log_on
@@ -69,7 +66,6 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
             on_disks=_on_disks(result),
             measured_cpu=_measured_cpu(result),
             log_flushing=_changes_log_flushing(result),
-            beyond_price=_beyond_price(result),
         ),
         "permalink": _base_url(request) + result.permalink,
         "probe": dict(
@@ -95,22 +91,6 @@ def _measured_cpu(result: Result) -> dict[str, float] | None:
     """The stored profile's hardware.measured_cpu, or None."""
     measured = _hardware(result).get("measured_cpu")
     return measured if isinstance(measured, dict) else None
-
-
-def _beyond_price(result: Result) -> PriceLoad | None:
-    """Where a measured machine runs beyond the load its workload's CPU price was seen at
-    (calibration.kind_cpu_cost), as the calibration that made the result checks it; None
-    otherwise, or when that calibration is no longer the current one."""
-    if _measured_cpu(result) is None:
-        return None
-    estimator = estimator_current()
-    if estimator is None or estimator.calibration_version != result.calibration_version:
-        return None
-    profile = parse_profile(profile_from_echo(result.inputs))
-    seen, machine = estimator.load_beyond_price(profile), measured_loads(profile)
-    if seen is None or machine is None:
-        return None
-    return PriceLoad(*seen, *machine)
 
 
 def _changes_log_flushing(result: Result) -> bool:

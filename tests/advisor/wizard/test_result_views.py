@@ -415,8 +415,8 @@ def test_a_gain_that_changes_how_the_logs_are_flushed_says_why_it_is_wide(client
 
 def test_a_measured_machine_beyond_the_load_its_price_was_seen_at_is_told_so(client):
     """A measured machine at more clients per core than the published machines that priced its
-    workload's CPU (calibration.kind_cpu_cost) gets widened ranges; the page says where the
-    price was seen and where this machine runs, from the calibration and the profile."""
+    workload's CPU (calibration.kind_cpu_cost) gets widened ranges; the page says so, with
+    where the price was seen (the calibration) and where this machine runs (the profile)."""
     from advisor.recommendations.services import recommendation_create
     from calibration.artifact import load_latest
     from rules.validation import parse_profile
@@ -432,15 +432,17 @@ def test_a_measured_machine_beyond_the_load_its_price_was_seen_at_is_told_so(cli
             "workload.concurrency": 32,
         }
     )
+    widened = "This machine lies outside the published measurements, so its ranges are widened"
     said = {}
     for name, profile in (("within", within), ("beyond", beyond)):
         result = recommendation_create(profile=parse_profile(profile))
         assert result.estimate is not None
         page = html.unescape(client.get(result.permalink).content.decode())
-        said[name] = (result.estimate.recommended.in_domain, "priced this workload's CPU" in page)
+        said[name] = (result.estimate.recommended.in_domain, widened in page)
         if name == "beyond":
             assert (
-                f"at {low:.2g} to {high:.2g} clients per core; here the point selects ran 8 "
-                "threads a core and the workload runs 16 clients a core" in page
+                "clients per core: 16, and the measured point selects' threads per core: 8, "
+                "where published machines priced read_write's CPU against point selects at "
+                f"{low:.2g} to {high:.2g} per core" in page
             )
     assert said == {"within": (True, False), "beyond": (False, True)}

@@ -123,6 +123,7 @@ def test_the_estimate_has_both_sides_or_is_null() -> None:
         "interval": 0.8,
         "bottleneck": "random reads",
         "in_domain": True,
+        "outside": [],
     }
     assert estimate["current"]["in_domain"] is False
     assert result_to_dict(mariadb_result())["estimate"]["current"] is None

@@ -1,0 +1,46 @@
+"""Why an estimate lies outside the published data, in words a user can act on.
+
+The estimator says in_domain=False and widens the interval (calibration.interval); these
+sentences say which of the profile's inputs put it there, with the value and the range the
+published machines of its workload kind cover (calibration.domain), so a provisioning tool and
+a reader of the result page see the same reason."""
+
+from calibration.domain import Beyond
+
+# Each domain column (calibration.domain.DOMAIN_COLUMNS) as a reader knows it, and how its
+# figures are written.
+_WORDS = {
+    "read_iops": ("the device's random 16 KiB reads per second", "{:,.0f}"),
+    "write_iops": ("the device's random 16 KiB writes per second", "{:,.0f}"),
+    "pool_to_data": ("the buffer pool's share of the data", "{:.2g}"),
+    "cores": ("CPU cores", "{:g}"),
+    "concurrency": ("clients", "{:g}"),
+}
+
+
+def beyond_data(kind: str, columns: list[Beyond]) -> tuple[str, ...]:
+    """One sentence per column outside the published range of `kind`."""
+    lines = []
+    for column in columns:
+        words, figure = _WORDS[column.column]
+        lines.append(
+            f"{words}: {figure.format(column.value)}, where published {kind} results "
+            f"ran {figure.format(column.low)} to {figure.format(column.high)}"
+        )
+    return tuple(lines)
+
+
+def beyond_price(kind: str, seen: tuple[float, float], loads: tuple[float, float]) -> str:
+    """The sentence for a measured machine beyond the load its kind's CPU price was seen at
+    (calibration.kind_cpu_cost.priced_loads); `loads`: measurement threads, then workload
+    clients, per core (calibration.estimator.measured_loads)."""
+    measured, runs = loads
+    return (
+        f"clients per core: {runs:.3g}, and the measured point selects' threads per core: "
+        f"{measured:.3g}, where published machines priced {kind}'s CPU against point selects "
+        f"at {seen[0]:.2g} to {seen[1]:.2g} per core"
+    )
+
+
+def no_data(kind: str) -> tuple[str, ...]:
+    return (f"no published {kind} results to compare with",)
