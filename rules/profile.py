@@ -236,7 +236,9 @@ class MeasuredCpu:
         metadata=accepts(
             Kind.INTEGER,
             "Threads of that run",
-            "The client threads that measurement ran with (sysbench --threads).",
+            "The client threads that measurement ran with (sysbench --threads). At no more "
+            "threads than cores it stays within the load of the published runs that price a "
+            "workload's CPU against point selects; more widens those estimates.",
             minimum=1,
             maximum=100_000,
         )
