@@ -49,8 +49,10 @@ class Beyond(NamedTuple):
 
 
 def beyond(ranges: Mapping[str, tuple[float, float]], values: Mapping[str, float]) -> list[Beyond]:
-    """The columns `inside` finds outside their range (with its tolerance), in range order:
-    what to tell a user whose profile is outside the data. Only asked when `inside` is False."""
+    """The columns outside their range by more than TOLERANCE, in range order: empty when the
+    values are inside the data. A pool past the data counts as the data just fitting (1), since
+    more pool than data changes nothing. A loop: the estimator asks twice a recommendation, and
+    a copy of `values` and a generator cost twice the checks."""
     found = []
     for column, (low, high) in ranges.items():
         value = values[column]
@@ -62,16 +64,8 @@ def beyond(ranges: Mapping[str, tuple[float, float]], values: Mapping[str, float
 
 
 def inside(ranges: Mapping[str, tuple[float, float]], values: Mapping[str, float]) -> bool:
-    """Every column within TOLERANCE of its range; a pool past the data counts as the data
-    just fitting (1), since more pool than data changes nothing. A loop: the estimator asks
-    twice a recommendation, and a copy of `values` and a generator cost twice the checks."""
-    for column, (low, high) in ranges.items():
-        value = values[column]
-        if column == "pool_to_data":
-            value = min(value, 1.0)
-        if not low / TOLERANCE <= value <= high * TOLERANCE:
-            return False
-    return True
+    """Every column within TOLERANCE of its range (beyond finds none)."""
+    return not beyond(ranges, values)
 
 
 def outside_other_sources(

@@ -8,7 +8,7 @@ import numpy as np
 
 from calibration.calibrate import Calibration
 from calibration.config_rows import ConfigRow, columns_of, profile_rows
-from calibration.domain import Ranges, beyond, for_measured_cpu
+from calibration.domain import Ranges, for_measured_cpu
 from calibration.domain import inside as inside_ranges
 from calibration.features import (
     MODELLED_SETTINGS,
@@ -26,7 +26,7 @@ from calibration.interval import (
 from calibration.kind_cpu_cost import with_kind_offset
 from calibration.measured_cpu import capacity_shifts, shifted
 from calibration.model import REFERENCE_YEAR, predict_with_bottleneck
-from calibration.outside import beyond_data, beyond_price, no_data
+from calibration.outside import beyond_kind, beyond_price
 from calibration.points import UNITS
 from calibration.refit_pass import RefitPass
 from calibration.server_config import ConfigValue
@@ -199,12 +199,8 @@ class CalibratedEstimator:
         kind = situation.kind
         inside = self._in_domain(kind, x, 0)
         ranges = self._calibration.domain.get(kind)
-        if inside:
-            why: tuple[str, ...] = ()
-        elif ranges is None:
-            why = no_data(kind)
-        else:
-            why = beyond_data(kind, beyond(ranges, {c: float(x[c][0]) for c in ranges}))
+        values = {c: float(x[c][0]) for c in ranges or ()}
+        why = () if inside else beyond_kind(kind, ranges, values)
         return self._interval(
             kind, float(logs[0]), binding[0], inside, situation.disks, outside=why
         )
@@ -341,9 +337,8 @@ def _outside(
     column beyond its kind's range, and a measured machine beyond its CPU price's load (`seen`:
     load_beyond_price). Asked only for an estimate found outside."""
     ranges = domain.get(kind)
-    if ranges is None:
-        return no_data(kind)
-    lines = beyond_data(kind, beyond(ranges, columns_of(machine, row, ranges)))
+    values = columns_of(machine, row, ranges) if ranges is not None else {}
+    lines = beyond_kind(kind, ranges, values)
     loads = measured_loads(profile)
     if seen is not None and loads is not None:
         lines += (beyond_price(kind, seen, loads),)

@@ -5,7 +5,9 @@ sentences say which of the profile's inputs put it there, with the value and the
 published machines of its workload kind cover (calibration.domain), so a provisioning tool and
 a reader of the result page see the same reason."""
 
-from calibration.domain import Beyond
+from collections.abc import Mapping
+
+from calibration.domain import Beyond, beyond
 
 # Each domain column (calibration.domain.DOMAIN_COLUMNS) as a reader knows it, and how its
 # figures are written.
@@ -42,5 +44,11 @@ def beyond_price(kind: str, seen: tuple[float, float], loads: tuple[float, float
     )
 
 
-def no_data(kind: str) -> tuple[str, ...]:
-    return (f"no published {kind} results to compare with",)
+def beyond_kind(
+    kind: str, ranges: Mapping[str, tuple[float, float]] | None, values: Mapping[str, float]
+) -> tuple[str, ...]:
+    """Why `values` lie outside the published results of `kind` (`ranges`: the calibration's
+    domain of that kind; None when no published result is of that kind)."""
+    if ranges is None:
+        return (f"no published {kind} results to compare with",)
+    return beyond_data(kind, beyond(ranges, values))

@@ -33,17 +33,23 @@ def test_a_pool_larger_than_the_data_counts_as_the_data_just_fitting() -> None:
 
 
 @given(st.fixed_dictionaries({c: st.floats(1e-3, 1e6) for c in DOMAIN_COLUMNS}))
-def test_beyond_names_exactly_the_columns_that_put_values_outside(values) -> None:
-    """What the estimator tells a user (Estimate.outside) is what made it outside: no column
-    when inside, else each column beyond its range and nothing more."""
+def test_beyond_names_exactly_the_columns_outside_their_range(values) -> None:
+    """What the estimator tells a user (Estimate.outside) is what made it outside: each column
+    whose value (a pool past the data as 1) lies beyond its range by more than TOLERANCE, with
+    that range, and no other; inside the data, none."""
     ranges = {**RANGES, "pool_to_data": (0.1, 0.8)}
-    found = beyond(ranges, values)
-    assert (not found) == inside(ranges, values)
-    named = {b.column for b in found}
-    for b in found:
-        assert (b.low, b.high) == ranges[b.column]
-        assert not inside({b.column: ranges[b.column]}, values)
-    assert inside({c: r for c, r in ranges.items() if c not in named}, values)
+    found = {b.column: b for b in beyond(ranges, values)}
+    for column, (low, high) in ranges.items():
+        value = min(values[column], 1.0) if column == "pool_to_data" else values[column]
+        out = value < low / TOLERANCE or value > high * TOLERANCE
+        assert (column in found) == out, column
+        if out:
+            assert (found[column].value, found[column].low, found[column].high) == (
+                value,
+                low,
+                high,
+            )
+    assert inside(ranges, values) == (not found)
 
 
 def point(id: str, source: str, **changes: object):
