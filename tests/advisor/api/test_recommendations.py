@@ -11,7 +11,11 @@ from advisor.recommendations.services import recommendation_compute
 from rules.errors import ProfileError
 from rules.render import render
 from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from tests.rules.profiles import (
+    raw_profile,
+    two_core_read_write,
+    two_core_read_write_measured_at_one_client_a_core,
+)
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/recommendations"
@@ -26,6 +30,22 @@ def test_it_stores_a_recommendation_and_answers_201_with_its_id_and_permalink(po
     assert body["permalink"] == f"http://testserver/r/{body['id']}/"
     assert response["Location"] == f"{URL}/{body['id']}"
     assert {s["name"] for s in body["settings"]} >= {"innodb_io_capacity", "innodb_flush_method"}
+
+
+def test_an_estimate_outside_the_data_says_why(post_json, get):
+    """A provisioning tool reads why an estimate is outside (estimate.*.outside), as stored:
+    2 cores are fewer than any published read_write machine had; measured, they are not."""
+    created = post_json(URL, two_core_read_write(**{"workload.concurrency": 2})).json()
+    recommended = created["estimate"]["recommended"]
+    assert recommended["in_domain"] is False
+    assert any(
+        line.startswith("CPU cores: 2, where published read_write results ran ")
+        for line in recommended["outside"]
+    )
+    assert get(f"{URL}/{created['id']}").json()["estimate"] == created["estimate"]
+    measured = post_json(URL, two_core_read_write_measured_at_one_client_a_core()).json()
+    assert measured["estimate"]["recommended"]["in_domain"] is True
+    assert measured["estimate"]["recommended"]["outside"] == []
 
 
 def test_store_false_computes_without_storing(post_json):

@@ -159,6 +159,24 @@ def test_a_stored_result_comes_back_equal(make: Callable[[], Result]) -> None:
     assert result_from_dict(stored) == result
 
 
+def test_an_estimates_reasons_round_trip_and_older_results_have_none() -> None:
+    """Estimate.outside is stored and read back; a result stored before it existed reads back
+    with no reasons rather than failing."""
+    base = mysql80_result()
+    assert base.estimate is not None
+    assert base.estimate.current is not None
+    current = dataclasses.replace(base.estimate.current, outside=("clients: 9, where ...",))
+    result = dataclasses.replace(base, estimate=dataclasses.replace(base.estimate, current=current))
+    data = result_to_dict(result)
+    assert data["estimate"]["current"]["outside"] == ["clients: 9, where ..."]
+    assert result_from_dict(data) == result
+    del data["estimate"]["current"]["outside"]
+    older = result_from_dict(data).estimate
+    assert older is not None
+    assert older.current is not None
+    assert older.current.outside == ()
+
+
 def test_a_stored_result_renders_the_same_my_cnf() -> None:
     result = mysql80_result()
     again = result_from_dict(json.loads(render(result, "json")))
