@@ -11,7 +11,7 @@ from calibration.domain import Beyond, beyond
 
 # Each domain column (calibration.domain.DOMAIN_COLUMNS) as a reader knows it, and how its
 # figures are written.
-_WORDS = {
+COLUMN_WORDS = {
     "read_iops": ("the device's random 16 KiB reads per second", "{:,.0f}"),
     "write_iops": ("the device's random 16 KiB writes per second", "{:,.0f}"),
     "pool_to_data": ("the buffer pool's share of the data", "{:.2g}"),
@@ -20,16 +20,18 @@ _WORDS = {
 }
 
 
+def figure(column: str, value: float) -> str:
+    """A domain column's value as the sentences write it."""
+    return COLUMN_WORDS[column][1].format(value)
+
+
 def beyond_data(kind: str, columns: list[Beyond]) -> tuple[str, ...]:
     """One sentence per column outside the published range of `kind`."""
-    lines = []
-    for column in columns:
-        words, figure = _WORDS[column.column]
-        lines.append(
-            f"{words}: {figure.format(column.value)}, where published {kind} results "
-            f"ran {figure.format(column.low)} to {figure.format(column.high)}"
-        )
-    return tuple(lines)
+    return tuple(
+        f"{COLUMN_WORDS[c.column][0]}: {figure(c.column, c.value)}, where published {kind} "
+        f"results ran {figure(c.column, c.low)} to {figure(c.column, c.high)}"
+        for c in columns
+    )
 
 
 def beyond_price(kind: str, seen: tuple[float, float], loads: tuple[float, float]) -> str:

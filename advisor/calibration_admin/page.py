@@ -11,8 +11,10 @@ from advisor.calibration_admin.figures import MEANING, bias, factor, targets
 from advisor.calibration_admin.plot import plot_svg
 from calibration import artifact
 from calibration.calibrate import Calibration
+from calibration.domain import DOMAIN_COLUMNS, TOLERANCE
 from calibration.gain_interval import ratio_group_label
 from calibration.interval import DISKS_GROUP, INTERVAL, KIND_SEPARATOR
+from calibration.outside import COLUMN_WORDS, figure
 from calibration.submissions import SOURCE_PREFIX
 from rules import bibliography
 
@@ -42,6 +44,7 @@ def page_context(calibration: Calibration) -> dict[str, Any]:
         "targets": targets(report),
         "pairs": _pairs(report),
         "groups": _groups(report),
+        "reach": reach(calibration),
         "meaning": MEANING,
         "grouping": grouping(calibration),
         "plot": _plot(report),
@@ -77,6 +80,29 @@ def grouping(calibration: Calibration) -> str:
         f"{calibration.gain_out_of_domain_widening:.2f} times), as much as held-out results "
         "outside the other sources' range needed."
     )
+
+
+def reach(calibration: Calibration) -> dict[str, Any]:
+    """Where the published data reaches, per workload kind: the range of each input the
+    estimator checks (calibration.domain), and for a kind whose CPU a measured machine prices
+    against its point selects, the clients per core that price was seen at. An estimate more
+    than the tolerance beyond them is widened and says why (calibration.outside)."""
+    loads = calibration.cpu_cost_loads
+    return {
+        "columns": [COLUMN_WORDS[c][0] for c in DOMAIN_COLUMNS],
+        "tolerance": f"{TOLERANCE - 1:.0%}",
+        "rows": [
+            {
+                "kind": kind,
+                "cells": [
+                    f"{figure(c, ranges[c][0])} to {figure(c, ranges[c][1])}"
+                    for c in DOMAIN_COLUMNS
+                ],
+                "priced": f"{loads[kind][0]:.2g} to {loads[kind][1]:.2g}" if kind in loads else "",
+            }
+            for kind, ranges in sorted(calibration.domain.items())
+        ],
+    }
 
 
 def group_label(group: str) -> str:

@@ -144,6 +144,24 @@ def test_the_page_says_how_much_wider_an_estimate_outside_the_data_is(client, ru
     assert f"a gain's {run.gain_out_of_domain_widening:.2f} times" in html
 
 
+def test_the_page_says_where_the_data_reaches_per_kind(client, run):
+    """The ranges an estimate is checked against, from the artifact, in the words an estimate
+    outside them uses (calibration.outside)."""
+    import html
+
+    from calibration.outside import figure
+
+    page = html.unescape(client.get(PAGE).content.decode())
+    assert "Where the data reaches" in page
+    cores = run.domain["read_write"]["cores"]
+    clients = run.domain["oltp"]["concurrency"]
+    assert f"{figure('cores', cores[0])} to {figure('cores', cores[1])}" in page
+    assert f"{figure('concurrency', clients[0])} to {figure('concurrency', clients[1])}" in page
+    low, high = run.cpu_cost_loads["read_write"]
+    assert f"{low:.2g} to {high:.2g}" in page
+    assert "not priced: the fit's own" in page  # tpcc takes no point-select price
+
+
 def test_the_pairs_are_listed_by_source_the_worst_missed_first(client, run):
     html = client.get(PAGE).content.decode()
     by_source = run.report["pairs"]["by_source"]
