@@ -129,16 +129,13 @@ class CalibratedEstimator:
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         domain = self._domain_for(profile)
         seen = self.load_beyond_price(profile)
-        inside = seen is None and self._row_in_domain(domain, kind, machine, rows[1])
-        reasons = () if inside else _outside(profile, seen, domain, kind, machine, rows[1])
+        reasons = _outside(profile, seen, domain, kind, machine, rows[1])
+        inside = not reasons
         current = gain = None
         if compare:  # only then the baseline's estimate and the gain over it
-            inside_before = seen is None and self._row_in_domain(domain, kind, machine, rows[0])
-            reasons_before = (
-                () if inside_before else _outside(profile, seen, domain, kind, machine, rows[0])
-            )
+            reasons_before = _outside(profile, seen, domain, kind, machine, rows[0])
             current = self._interval(
-                kind, before, binding[0], inside_before, machine.disks, outside=reasons_before
+                kind, before, binding[0], not reasons_before, machine.disks, outside=reasons_before
             )
             sync_path = change_on_sync_path(names, binlog=machine.binlog)
             gain = self._gain(
@@ -197,12 +194,10 @@ class CalibratedEstimator:
         x = as_arrays([situation])
         logs, binding = predict_with_bottleneck(self._params, x)
         kind = situation.kind
-        inside = self._in_domain(kind, x, 0)
         ranges = self._calibration.domain.get(kind)
-        values = {c: float(x[c][0]) for c in ranges or ()}
-        why = () if inside else beyond_kind(kind, ranges, values)
+        why = beyond_kind(kind, ranges, {c: float(x[c][0]) for c in ranges or ()})
         return self._interval(
-            kind, float(logs[0]), binding[0], inside, situation.disks, outside=why
+            kind, float(logs[0]), binding[0], not why, situation.disks, outside=why
         )
 
     def _interval(
@@ -306,24 +301,6 @@ class CalibratedEstimator:
         within = all(inside_ranges(ranges, {_PER_CORE: load}) for load in machine)
         return None if within else loads
 
-    @staticmethod
-    def _row_in_domain(
-        domain: Mapping[str, Mapping[str, tuple[float, float]]],
-        kind: str,
-        machine: Situation,
-        row: ConfigRow,
-    ) -> bool:
-        ranges = domain.get(kind)
-        if ranges is None:
-            return False
-        return inside_ranges(ranges, columns_of(machine, row, ranges))
-
-    def _in_domain(self, kind: str, x: Mapping[str, np.ndarray], row: int) -> bool:
-        ranges = self._calibration.domain.get(kind)
-        if ranges is None:
-            return False
-        return inside_ranges(ranges, {c: float(x[c][row]) for c in ranges})
-
 
 def _outside(
     profile: Profile,
@@ -335,11 +312,11 @@ def _outside(
 ) -> tuple[str, ...]:
     """Why one configuration's estimate is outside the data (calibration.outside): each domain
     column beyond its kind's range, and a measured machine beyond its CPU price's load (`seen`:
-    load_beyond_price). Asked only for an estimate found outside."""
+    load_beyond_price). None: the estimate is inside, the one check that decides it."""
     ranges = domain.get(kind)
     values = columns_of(machine, row, ranges) if ranges is not None else {}
     lines = beyond_kind(kind, ranges, values)
-    loads = measured_loads(profile)
+    loads = measured_loads(profile) if seen is not None else None
     if seen is not None and loads is not None:
         lines += (beyond_price(kind, seen, loads),)
     return lines
