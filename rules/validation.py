@@ -95,7 +95,7 @@ def _check_sections(raw: Mapping[str, Any], errors: _Collector) -> dict[str, Map
         found[path] = section
         for key in section:
             if key not in allowed:
-                where = f"{path}.{key}" if path else str(key)
+                where = f"{path}.{_shown(key)}" if path else _shown(key)
                 errors.add(where, "is not a known field; allowed: " + ", ".join(keys))
     return found
 
@@ -317,7 +317,9 @@ def _read_current(raw: Any, errors: _Collector) -> Current | None:
     forms = [key for key in CURRENT_FORMS if key in raw]
     unknown = [key for key in raw if key not in (*CURRENT_FORMS, "os")]
     for key in unknown:
-        errors.add(f"current.{key}", "is not a known field; allowed: " + ", ".join(CURRENT_FORMS))
+        errors.add(
+            f"current.{_shown(key)}", "is not a known field; allowed: " + ", ".join(CURRENT_FORMS)
+        )
     if len(forms) != 1:
         errors.add("current", "give exactly one of: " + ", ".join(CURRENT_FORMS))
         return None

@@ -107,6 +107,21 @@ def test_it_rejects_unknown_fields_by_path() -> None:
     assert "hardware.ram_gib" in errors_of(raw)
 
 
+@pytest.mark.parametrize("section", ["", "hardware", "probe", "current"])
+def test_an_unknown_key_is_named_cut_short_not_echoed_whole(section) -> None:
+    """A hostile 300-character key is named by its first 80 characters, in every section."""
+    key = "k" * 300
+    raw = raw_profile(current={"variables": {}})
+    if section:
+        raw[section] = {**(raw.get(section) or {}), key: 1}
+    else:
+        raw[key] = 1
+    where = f"{section}.{key[:80]}..." if section else f"{key[:80]}..."
+    errors = errors_of(raw)
+    assert where in errors
+    assert all(key not in path for path in errors)
+
+
 @pytest.mark.parametrize("raw", [None, [], "profile", 3, {"server": "mysql"}])
 def test_it_rejects_shapes_that_are_not_objects(raw) -> None:
     assert errors_of(raw)
