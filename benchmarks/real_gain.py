@@ -10,7 +10,9 @@ machine's CPU speed as sysbench oltp_point_select measures it on cached data
 (hardware.measured_cpu): once before the rounds (the advice B runs) and once after each
 round, the estimates taking the median, as A's and B's rates are medians: one 20-second
 sample went from 69,145 to 86,929/s over three runs on this host on 2026-11-28 while B's
-median went from 1,884 to 2,034 tps. The estimates without it are printed too. Each run also
+median went from 1,884 to 2,034 tps. The estimates without it are printed too, and whether
+the machine and load lie inside the published data (with the reasons when not, as the estimate
+gives them: Estimate.outside). Each run also
 prints where its time went: the machine's CPU shares (busy, iowait, idle, steal) and InnoDB's
 page reads, pages flushed, fsyncs and redo bytes per transaction. It measures; it asserts
 nothing.
@@ -610,11 +612,12 @@ def print_comparison(
     print(f"  B {median_b:.1f} is {inside(median_b, anchored.low, anchored.high)} its interval")
     width = high / low
     print(f"  ratio interval high/low = {width:.2f}: {'<= 2' if width <= 2 else '> 2'}")
+    outside = print_outside(advice)
     return {
         "median_tps": {"A": median_a, "B": median_b},
         "measured_ratio": measured,
         "estimate": {"A": asdict(cur), "B": asdict(rec), "B_anchored_on_A": asdict(anchored)},
-        "ratio_interval": {"low": low, "high": high, "source": source},
+        "ratio_interval": {"low": low, "high": high, "source": source, "outside": outside},
         "inside": {
             "A": cur.low <= median_a <= cur.high,
             "B": rec.low <= median_b <= rec.high,
@@ -623,6 +626,19 @@ def print_comparison(
         },
         "ratio_interval_width": width,
     }
+
+
+def print_outside(advice: Result) -> list[str]:
+    """Whether this machine and load lie inside the published data and, where not, why
+    (Estimate.outside): outside, every interval above is widened. Returns the reasons."""
+    gain = advice.estimate.gain if advice.estimate is not None else None
+    if gain is None or gain.in_domain:
+        print("  inside the published data: the intervals are not widened")
+        return []
+    print("  outside the published data, so the intervals are widened:")
+    for reason in gain.outside:
+        print(f"    {reason}")
+    return list(gain.outside)
 
 
 def print_without_measured_cpu(profile: dict[str, Any]) -> dict[str, Any]:
