@@ -8,7 +8,6 @@ import numpy as np
 
 from calibration.calibrate import Calibration
 from calibration.config_rows import ConfigRow, columns_of, profile_rows
-from calibration.domain import Ranges, for_measured_cpu
 from calibration.domain import inside as inside_ranges
 from calibration.features import (
     MODELLED_SETTINGS,
@@ -127,7 +126,7 @@ class CalibratedEstimator:
         logs, binding = self._pass_for(profile).run(machine, rows)
         kind = profile.workload.kind._value_  # .value (rules.enums)
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
-        domain = self._domain_for(profile)
+        domain = self._calibration.domain
         seen = self.load_beyond_price(profile)
         reasons = _outside(profile, seen, domain, kind, machine, rows[1])
         inside = not reasons
@@ -272,18 +271,6 @@ class CalibratedEstimator:
         low = [(b * (1 - s_low) + a * s_low) * 100 for b, a, _, _ in picked]
         high = [(b * (1 - s_high) + a * s_high) * 100 for _, _, b, a in picked]
         return low, high
-
-    @cached_property
-    def _measured_cpu_domain(self) -> dict[str, Ranges]:
-        """The data's ranges per kind without the columns a measured CPU replaces."""
-        return {kind: for_measured_cpu(r) for kind, r in self._calibration.domain.items()}
-
-    def _domain_for(self, profile: Profile) -> Mapping[str, Mapping[str, tuple[float, float]]]:
-        """The ranges a profile is checked against: a machine that measured its point selects
-        is not outside the data for its core count alone (calibration.domain.CPU_ONLY_COLUMNS)."""
-        if profile.hardware.measured_cpu is None:
-            return self._calibration.domain
-        return self._measured_cpu_domain
 
     def load_beyond_price(self, profile: Profile) -> tuple[float, float] | None:
         """For a machine that measured its point selects, whose kind takes its CPU price from

@@ -18,6 +18,7 @@ from rules.result import Effect
 from rules.validation import parse_profile
 from tests.rules.profiles import (
     MEASURED_POINT_SELECTS,
+    eight_core_read_write_measured_at_one_client_a_core,
     raw_profile,
     two_core_read_write,
     two_core_read_write_measured_at_one_client_a_core,
@@ -192,15 +193,21 @@ def test_a_machine_far_beyond_the_data_is_out_of_domain() -> None:
     assert not estimate(huge).in_domain
 
 
-def test_a_measured_cpu_takes_the_core_count_out_of_the_domain_check() -> None:
+def test_a_measured_cpu_does_not_take_the_core_count_out_of_the_domain_check() -> None:
+    """A measurement gives the CPU term its speed, not how few cores carry a transaction: on
+    the one such machine tested (benchmarks/real_gain.py, 2 vCPUs at 2 clients) the estimate
+    missed by x2 (calibration.domain), so fewer cores than any published machine is outside."""
     ranges = CALIBRATION.domain["read_write"]
     assert ranges["cores"][0] / 1.25 > 2  # outside by its cores alone
     plain = estimate(two_core_read_write(**{"workload.concurrency": 2}))
     measured = estimate(two_core_read_write_measured_at_one_client_a_core())
     assert not plain.in_domain
-    assert measured.in_domain
-    # inside, the interval is the calibration's own, not widened
-    assert math.log(measured.high / measured.low) < math.log(plain.high / plain.low)
+    assert not measured.in_domain
+    assert [line.split(":")[0] for line in measured.outside] == ["CPU cores"]
+    # as many cores as published machines had, measured at the same load: inside, not widened
+    inside = estimate(eight_core_read_write_measured_at_one_client_a_core())
+    assert inside.in_domain
+    assert math.log(inside.high / inside.low) < math.log(measured.high / measured.low)
 
 
 def test_a_measured_cpu_does_not_excuse_the_other_columns() -> None:
@@ -229,7 +236,7 @@ def test_an_estimate_outside_the_data_says_which_input_and_the_published_range()
         f"CPU cores: 2, where published read_write results ran {cores[0]:g} to {cores[1]:g}"
     ) in plain.outside
     assert all(line.split(":")[0] in OUTSIDE_WORDS for line in plain.outside)
-    measured = estimate(two_core_read_write_measured_at_one_client_a_core())
+    measured = estimate(eight_core_read_write_measured_at_one_client_a_core())
     assert measured.in_domain
     assert measured.outside == ()
     clients = CALIBRATION.domain["oltp"]["concurrency"]
@@ -462,7 +469,7 @@ def test_a_read_only_workload_is_not_capped_by_the_fsync_rate(sync_binlog) -> No
 def test_a_change_to_how_the_logs_are_flushed_takes_the_wider_gain_interval() -> None:
     """Pairs that changed trx_commit or the flush method were missed by far more than the rest
     (calibration.gain_interval.SYNC_PATH); sync_binlog counts only with the binary log on."""
-    measured = two_core_read_write_measured_at_one_client_a_core()
+    measured = eight_core_read_write_measured_at_one_client_a_core()
     mysql = parse_profile(measured)  # MySQL 8.0: the binary log is on by default
     mariadb = parse_profile({**measured, "server": {"flavor": "mariadb", "version": "10.11.6"}})
     small, large = {"innodb_buffer_pool_size": 2**30}, {"innodb_buffer_pool_size": 8 * 2**30}

@@ -24,8 +24,8 @@ from rules.engine import recommend
 from rules.validation import parse_profile
 from tests.rules.profiles import (
     MEASURED_POINT_SELECTS,
+    eight_core_read_write_measured_at_one_client_a_core,
     two_core_read_write,
-    two_core_read_write_measured_at_one_client_a_core,
 )
 
 CALIBRATION = load_latest()
@@ -123,19 +123,19 @@ def _interval(raw: dict, calibration=CALIBRATION):
 
 def test_a_measured_machine_beyond_the_load_its_kinds_price_was_seen_at_is_outside() -> None:
     """read_write's CPU price for a measured machine comes from published machines at no more
-    clients than cores; 16 clients or a 16-thread measurement on 2 cores lie beyond it, and its
+    clients than cores; 64 clients or a 64-thread measurement on 8 cores lie beyond it, and its
     estimates and gain are widened as those outside the data's range are."""
     high = CALIBRATION.cpu_cost_loads["read_write"][1]
-    assert 16 / 2 > high * 1.25 >= 2 / 2
-    inside = two_core_read_write_measured_at_one_client_a_core(
+    assert 64 / 8 > high * 1.25 >= 8 / 8
+    inside = eight_core_read_write_measured_at_one_client_a_core(
         current={"variables": {"innodb_buffer_pool_size": 2**27}}
     )
-    crowded_run = {**inside, "workload": {**inside["workload"], "concurrency": 16}}
+    crowded_run = {**inside, "workload": {**inside["workload"], "concurrency": 64}}
     crowded_measure = {
         **inside,
         "hardware": {
             **inside["hardware"],
-            "measured_cpu": {"point_select_qps": 20000, "threads": 16},
+            "measured_cpu": {"point_select_qps": 80000, "threads": 64},
         },
     }
     within = _interval(inside)
@@ -145,9 +145,9 @@ def test_a_measured_machine_beyond_the_load_its_kinds_price_was_seen_at_is_outsi
     assert within.recommended.outside == within.gain.outside == ()
     low = CALIBRATION.cpu_cost_loads["read_write"][0]
     for name, raw, loads in (
-        ("16 clients", crowded_run, "8, and the measured point selects' threads per core: 1"),
+        ("64 clients", crowded_run, "8, and the measured point selects' threads per core: 1"),
         (
-            "16 threads measured",
+            "64 threads measured",
             crowded_measure,
             "1, and the measured point selects' threads per core: 8",
         ),

@@ -12,6 +12,7 @@ from rules.errors import ProfileError
 from rules.render import render
 from rules.validation import parse_profile
 from tests.rules.profiles import (
+    eight_core_read_write_measured_at_one_client_a_core,
     raw_profile,
     two_core_read_write,
     two_core_read_write_measured_at_one_client_a_core,
@@ -34,7 +35,8 @@ def test_it_stores_a_recommendation_and_answers_201_with_its_id_and_permalink(po
 
 def test_an_estimate_outside_the_data_says_why(post_json, get):
     """A provisioning tool reads why an estimate is outside (estimate.*.outside), as stored:
-    2 cores are fewer than any published read_write machine had; measured, they are not."""
+    2 cores are fewer than any published read_write machine had, measured or not; 8 measured
+    at one client a core lie inside."""
     created = post_json(URL, two_core_read_write(**{"workload.concurrency": 2})).json()
     recommended = created["estimate"]["recommended"]
     assert recommended["in_domain"] is False
@@ -43,7 +45,9 @@ def test_an_estimate_outside_the_data_says_why(post_json, get):
         for line in recommended["outside"]
     )
     assert get(f"{URL}/{created['id']}").json()["estimate"] == created["estimate"]
-    measured = post_json(URL, two_core_read_write_measured_at_one_client_a_core()).json()
+    small = post_json(URL, two_core_read_write_measured_at_one_client_a_core()).json()
+    assert small["estimate"]["recommended"]["in_domain"] is False
+    measured = post_json(URL, eight_core_read_write_measured_at_one_client_a_core()).json()
     assert measured["estimate"]["recommended"]["in_domain"] is True
     assert measured["estimate"]["recommended"]["outside"] == []
 

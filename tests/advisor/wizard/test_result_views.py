@@ -420,16 +420,16 @@ def test_a_measured_machine_beyond_the_load_its_price_was_seen_at_is_told_so(cli
     from advisor.recommendations.services import recommendation_create
     from calibration.artifact import load_latest
     from rules.validation import parse_profile
-    from tests.rules.profiles import two_core_read_write_measured_at_one_client_a_core
+    from tests.rules.profiles import eight_core_read_write_measured_at_one_client_a_core
 
     calibration = load_latest()
     assert calibration is not None
     low, high = calibration.cpu_cost_loads["read_write"]
-    within = two_core_read_write_measured_at_one_client_a_core()
-    beyond = two_core_read_write_measured_at_one_client_a_core(
+    within = eight_core_read_write_measured_at_one_client_a_core()
+    beyond = eight_core_read_write_measured_at_one_client_a_core(
         **{
-            "hardware.measured_cpu": {"point_select_qps": 20000, "threads": 16},
-            "workload.concurrency": 32,
+            "hardware.measured_cpu": {"point_select_qps": 80000, "threads": 64},
+            "workload.concurrency": 128,
         }
     )
     widened = "This machine lies outside the published measurements, so its ranges are widened"
