@@ -28,7 +28,12 @@ Ranges = dict[str, tuple[float, float]]
 # (the load published machines priced read_write at), ran our my.cnf at 782 and 743 tps
 # (medians of two runs each) against intervals of 1,560-3,920 and 1,680-4,240, and the gain at
 # 2.24 and 2.13 against 3.17-6.23 and 3.30-6.47, with a third of the CPU idle; at 4 and 16
-# clients, outside the priced load and so widened, its runs fell inside. No published
+# clients, outside the priced load and so widened, its runs fell inside. What idled it is the
+# commit: with innodb_flush_log_at_trx_commit=2 the same 2 clients ran 2,137 tps on 98% of the
+# CPU against 753 on 61%, so the sync cost each client 1.72 ms a transaction where the model
+# charges 0.139 ms, the device's own sync rate (benchmarks/few_clients.py, 2026-11-28; point
+# selects at one client ran 10,910/s against 89,403/s at two, a virtual CPU woken from idle
+# being slow to serve). No published
 # read_write machine had fewer than 8 cores to say how far the miss reaches, so a smaller one
 # is outside, as an unmeasured one is.
 
