@@ -12,10 +12,10 @@ round, the estimates taking the median, as A's and B's rates are medians: one 20
 sample went from 69,145 to 86,929/s over three runs on this host on 2026-11-28 while B's
 median went from 1,884 to 2,034 tps. The estimates without it are printed too, and whether
 the machine and load lie inside the published data (with the reasons when not, as the estimate
-gives them: Estimate.outside). Each run also
-prints where its time went: the machine's CPU shares (busy, iowait, idle, steal) and InnoDB's
-page reads, pages flushed, fsyncs and redo bytes per transaction. It measures; it asserts
-nothing.
+gives them: Estimate.outside). Each run also prints where its time went: the machine's CPU
+shares (busy, iowait, idle, steal) and InnoDB's page reads, pages flushed, fsyncs and redo
+bytes per transaction. At few clients a commit's wait costs this host far more than its sync
+rate says (benchmarks/few_clients.py). It measures; it asserts nothing.
 
 Needs Debian's `sysbench` and `fio` (exit 2 when missing) and MariaDB's server binaries; the
 throwaway servers come from tests/integration/mariadb_server.py. Exit 1 when a server refuses
