@@ -32,7 +32,6 @@ from benchmarks.real_gain import (
     EXIT_CANNOT_RUN,
     GIB,
     MIB,
-    TABLES,
     CannotRun,
     advise,
     check_tools,
@@ -41,7 +40,9 @@ from benchmarks.real_gain import (
     machine_profile,
     measure_disk,
     measured_run,
+    parse_sysbench,
     prepare,
+    read_into_pool,
     sysbench,
     table_size_for,
 )
@@ -91,15 +92,14 @@ def one_sample(
     """Boot a copy of the data under `mycnf`, read every table once, warm up, measure."""
     table_size = table_size_for(args.size_gb)
     with running_server(mycnf, template_datadir=prepared, parent=top, keep=False) as server:
-        for table in range(1, TABLES + 1):
-            server.query(f"SELECT SUM(LENGTH(c)) FROM sbtest.sbtest{table} FORCE INDEX (PRIMARY)")
+        read_into_pool(server)
         load = (f"--threads={threads}", "--report-interval=0")
         sysbench(server, "run", table_size, *load, f"--time={WARMUP_SECONDS}", test=test)
         run = measured_run(server, table_size, *load, f"--time={args.time}", test=test)
     return Sample(
         label,
         threads,
-        _figure(r"transactions:\s+\d+\s+\(([\d.]+) per sec\.\)", run.output),
+        parse_sysbench(run.output)[0],
         _figure(r"queries:\s+\d+\s+\(([\d.]+) per sec\.\)", run.output),
         _figure(r"avg:\s+([\d.]+)", run.output),
         run.cpu,
@@ -125,12 +125,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         iops = measure_disk(top)
         prepared, reported, _ = prepare(top, table_size_for(args.size_gb))
-        profile = machine_profile(iops, round(reported / GIB, 2), cpu_cores())
+        cores = cpu_cores()
+        profile = machine_profile(iops, round(reported / GIB, 2), cores)
         ours = advise(profile)[0]
         pool_mib = math.ceil(2 * reported / MIB)
         mycnf = render(ours, "mycnf") + f"\n[mysqld]\ninnodb_buffer_pool_size={pool_mib}M\n"
         fsync_per_s = array_capability(parse_profile(profile).hardware.storage).fsync_per_s
-        print(f"fio: {iops}; data {reported / GIB:.2f} GiB, cached; {cpu_cores()} cores")
+        print(f"fio: {iops}; data {reported / GIB:.2f} GiB, cached; {cores} cores")
         for threads in args.threads:
             samples = {}
             for label, test, extra in TESTS:

@@ -33,9 +33,8 @@ Ranges = dict[str, tuple[float, float]]
 # CPU against 753 on 61%, so the sync cost each client 1.72 ms a transaction where the model
 # charges 0.139 ms, the device's own sync rate (benchmarks/few_clients.py, 2026-11-28; point
 # selects at one client ran 10,910/s against 89,403/s at two, a virtual CPU woken from idle
-# being slow to serve). No published
-# read_write machine had fewer than 8 cores to say how far the miss reaches, so a smaller one
-# is outside, as an unmeasured one is.
+# being slow to serve). No published read_write machine had fewer than 8 cores to say how far
+# the miss reaches, so a smaller one is outside, as an unmeasured one is.
 
 
 def ranges_of(x: Mapping[str, FloatArray], mask: np.ndarray | None = None) -> Ranges:

@@ -195,8 +195,9 @@ def test_a_machine_far_beyond_the_data_is_out_of_domain() -> None:
 
 def test_a_measured_cpu_does_not_take_the_core_count_out_of_the_domain_check() -> None:
     """A measurement gives the CPU term its speed, not how few cores carry a transaction: on
-    the one such machine tested (benchmarks/real_gain.py, 2 vCPUs at 2 clients) the estimate
-    missed by x2 (calibration.domain), so fewer cores than any published machine is outside."""
+    the one such machine tested (benchmarks/real_gain.py, 2 vCPUs at 2 clients) our my.cnf ran
+    below the low end of its estimate (calibration.domain), so fewer cores than any published
+    machine is outside."""
     ranges = CALIBRATION.domain["read_write"]
     assert ranges["cores"][0] / 1.25 > 2  # outside by its cores alone
     plain = estimate(two_core_read_write(**{"workload.concurrency": 2}))
