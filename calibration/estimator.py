@@ -199,6 +199,18 @@ class CalibratedEstimator:
             kind, float(logs[0]), binding[0], not why, situation.disks, outside=why
         )
 
+    def centre_log(self, situation: Situation) -> float:
+        """The log of the estimate's centre for `situation`: what estimate_situation's interval
+        is built around, and a pair of situations' estimated log ratio is the difference of."""
+        return float(predict_with_bottleneck(self._params, as_arrays([situation]))[0][0])
+
+    def gain_of_logs(
+        self, kind: str, log_ratio: float, bottleneck: str, *, inside: bool, sync_path: bool
+    ) -> Estimate:
+        """The gain interval around an estimated log ratio of two configurations of one
+        machine (centre_log of each), as assess gives it for a profile's change."""
+        return self._gain(kind, log_ratio, bottleneck, inside, sync_path=sync_path, outside=())
+
     def _interval(
         self,
         kind: str,

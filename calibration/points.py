@@ -81,14 +81,14 @@ def load_points(path: Path | None = None) -> tuple[Point, ...]:
     else:
         folder = resources.files("calibration.data")
         texts = [folder.joinpath(name).read_text("utf-8") for name in DATA_FILES]
-    return tuple(_point(row) for text in texts for row in csv.DictReader(text.splitlines()))
+    return tuple(point_of_row(row) for text in texts for row in csv.DictReader(text.splitlines()))
 
 
 def used_points(points: Iterable[Point]) -> tuple[Point, ...]:
     return tuple(p for p in points if p.used)
 
 
-def _point(row: dict[str, str]) -> Point:
+def point_of_row(row: dict[str, str]) -> Point:
     excluded = row["excluded"]
     number = _number if not excluded else _number_or_zero
     return Point(
