@@ -1,7 +1,8 @@
 """Print the five seed articles' published figures beside the shipped model's estimates.
 
-Absolute figures (seeds 000, 001, 003) are compared with the 80% interval for their published
-configuration (inputs the article left unstated widen it, as in calibration/calibrate.py);
+Absolute figures (seeds 000, 001, 003) are compared with the 80% interval the estimator gives
+their published configuration (the inputs an article left unstated are taken as each row's
+`assumed_fields` name them; they do not widen it);
 ratio-only seeds (002, 004) with the model's multiplier for the setting they measured.
 Run: .venv/bin/python scripts/seed_estimates.py
 """
