@@ -63,7 +63,7 @@ def read_results(path: Path) -> tuple[Point, ...]:
         raise ResultsFileError(f"line {reader.line_num}: {error}") from None
 
 
-def _points(path: Path, reader: csv.DictReader) -> tuple[Point, ...]:
+def _points(path: Path, reader: "csv.DictReader[str]") -> tuple[Point, ...]:
     missing = [c for c in REQUIRED_COLUMNS if c not in (reader.fieldnames or ())]
     if missing:
         raise ResultsFileError(f"{path}: missing columns: {', '.join(missing)}")
