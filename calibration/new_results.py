@@ -16,7 +16,6 @@ import csv
 import io
 import math
 import statistics
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +26,7 @@ from calibration.estimator import CalibratedEstimator
 from calibration.features import situation_of_point
 from calibration.gain_interval import pair_on_sync_path
 from calibration.pairs import Pair, pair_summary, setting_pairs
-from calibration.points import UNITS, Point, point_of_row, used_points
+from calibration.points import UNITS, Point, point_of_row
 from rules.result import Estimate
 
 DIMENSIONS = ("kind", "media", "era", "bottleneck", "domain")  # as calibrate's by_group
@@ -177,7 +176,7 @@ def score(points: Sequence[Point], calibration: Calibration) -> dict[str, Any]:
             scorable.append(point)
     estimator = CalibratedEstimator(calibration)
     scored = []
-    for point in used_points(scorable):
+    for point in scorable:
         try:
             scored.append(_scored(estimator, calibration, point))
         except ValueError as error:  # a media, RAID level or cache the model does not know
@@ -237,10 +236,8 @@ def _summary(scored: Sequence[ScoredPoint]) -> dict[str, Any]:
 
 
 def _by(scored: Sequence[ScoredPoint], dimension: str) -> dict[str, dict[str, Any]]:
-    names = Counter(s.group(dimension) for s in scored)
-    return {
-        name: _summary([s for s in scored if s.group(dimension) == name]) for name in sorted(names)
-    }
+    names = sorted({s.group(dimension) for s in scored})
+    return {name: _summary([s for s in scored if s.group(dimension) == name]) for name in names}
 
 
 def _share(flags: Any) -> float | None:
