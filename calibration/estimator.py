@@ -190,25 +190,25 @@ class CalibratedEstimator:
 
     def estimate_situation(self, situation: Situation) -> Estimate:
         """The interval for one machine and configuration already in the model's terms."""
+        return self.situation_with_centre(situation)[0]
+
+    def situation_with_centre(self, situation: Situation) -> tuple[Estimate, float]:
+        """estimate_situation's interval and the log of the centre it is built around (two
+        situations' centres differ by their estimated log ratio), from one prediction."""
         x = as_arrays([situation])
         logs, binding = predict_with_bottleneck(self._params, x)
         kind = situation.kind
         ranges = self._calibration.domain.get(kind)
         why = beyond_kind(kind, ranges, {c: float(x[c][0]) for c in ranges or ()})
-        return self._interval(
-            kind, float(logs[0]), binding[0], not why, situation.disks, outside=why
-        )
-
-    def centre_log(self, situation: Situation) -> float:
-        """The log of the estimate's centre for `situation`: what estimate_situation's interval
-        is built around, and a pair of situations' estimated log ratio is the difference of."""
-        return float(predict_with_bottleneck(self._params, as_arrays([situation]))[0][0])
+        centre = float(logs[0])
+        interval = self._interval(kind, centre, binding[0], not why, situation.disks, outside=why)
+        return interval, centre
 
     def gain_of_logs(
         self, kind: str, log_ratio: float, bottleneck: str, *, inside: bool, sync_path: bool
     ) -> Estimate:
         """The gain interval around an estimated log ratio of two configurations of one
-        machine (centre_log of each), as assess gives it for a profile's change."""
+        machine (situation_with_centre's centres), as assess gives it for a profile's change."""
         return self._gain(kind, log_ratio, bottleneck, inside, sync_path=sync_path, outside=())
 
     def _interval(

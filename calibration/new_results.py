@@ -4,7 +4,7 @@
 A result from a source it never saw is the test that matters (issue 9: "we will check the
 estimates on the results kept aside"), and a lab with its own results should be able to run
 it too. Each row, in calibration/data/benchmarks.csv's columns, gets the 80% interval the
-estimator gives its machine and configuration (CalibratedEstimator.estimate_situation, so
+estimator gives its machine and configuration (CalibratedEstimator.situation_with_centre, so
 widened where it lies outside the data's range), and each pair of rows of one machine that
 differ in settings gets the gain interval (CalibratedEstimator.gain_of_logs).
 
@@ -197,8 +197,7 @@ def score(points: Sequence[Point], calibration: Calibration) -> dict[str, Any]:
 
 def _scored(estimator: CalibratedEstimator, calibration: Calibration, point: Point) -> ScoredPoint:
     situation = situation_of_point(point, calibration.device_corrections)
-    estimate = estimator.estimate_situation(situation)
-    return ScoredPoint(point, estimate, estimator.centre_log(situation))
+    return ScoredPoint(point, *estimator.situation_with_centre(situation))
 
 
 def _scored_pairs(

@@ -23,7 +23,7 @@ from calibration.new_results import (
     score,
 )
 from calibration.pairs import PAIR_TOLERANCE
-from calibration.points import DATA_FILES
+from calibration.points import DATA_FILES, Point
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None, "the repository ships a calibration artifact"
@@ -44,6 +44,14 @@ def write(path: Path, rows: list[dict[str, str]]) -> Path:
     writer.writerows(rows)
     path.write_text(out.getvalue(), "utf-8")
     return path
+
+
+def read_or_refusal(path: Path) -> tuple[tuple[Point, ...], str]:
+    """The file's points and "", or none and the reason read_results refused it."""
+    try:
+        return read_results(path), ""
+    except ResultsFileError as error:
+        return (), str(error)
 
 
 def renamed(source: str) -> list[dict[str, str]]:
@@ -87,7 +95,8 @@ def test_a_pairs_published_ratio_is_judged_against_its_estimated_ratio(tmp_path)
     assert first["bp_gb"] != second["bp_gb"]
     points = read_results(write(tmp_path / "p.csv", [first, second]))
     logs = [
-        ESTIMATOR.centre_log(situation_of_point(p, CALIBRATION.device_corrections)) for p in points
+        ESTIMATOR.situation_with_centre(situation_of_point(p, CALIBRATION.device_corrections))[1]
+        for p in points
     ]
     ratio = math.exp(logs[1] - logs[0])
     for factor, within in ((1.0, True), (10.0, False), (0.1, False)):
@@ -141,10 +150,7 @@ HOSTILE = st.one_of(
 def test_a_hostile_number_is_refused_naming_its_line_and_column_or_scored(tmp_path, column, text):
     row = {**renamed(MACHINE)[0], column: text}
     path = write(tmp_path / "h.csv", [row])
-    try:
-        points, refused = read_results(path), ""
-    except ResultsFileError as error:
-        points, refused = (), str(error)
+    points, refused = read_or_refusal(path)
     if refused:
         # the row's last line: past 2 where the field holds line breaks, which the file quotes
         assert re.match(r"line \d+ \(id '\d+'\): ", refused)
@@ -193,10 +199,7 @@ def test_any_file_is_read_or_refused_with_a_reason_never_a_crash(tmp_path, lines
     """The header cut short at any column, then rows of any text or any fields."""
     path = tmp_path / "any.csv"
     path.write_text("\n".join([",".join(FIELDS[:header]), *lines]), "utf-8")
-    try:
-        points, refused = read_results(path), ""
-    except ResultsFileError as error:
-        points, refused = (), str(error)
+    points, refused = read_or_refusal(path)
     if refused:
         assert re.match(rf"({re.escape(str(path))}: missing columns|line \d+)", refused)
         return
