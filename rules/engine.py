@@ -219,6 +219,14 @@ def _server_text(catalog: ServerCatalog) -> str:
 
 
 def _result_id(profile: Profile, calibration: str | None) -> str:
-    """A content hash: identical inputs under the same rules give the same id and permalink."""
-    payload = _ID_JSON.encode([profile.raw, RULESET_VERSION, calibration])
+    """A content hash: identical inputs under the same rules give the same id and permalink.
+
+    The notes on reading a pasted configuration are hashed too: they describe the paste (its
+    skipped lines, its sections), not only the variables kept, and the first stored copy of an
+    id is the one every later client is served, so two pastes that differ in a note must never
+    share an id."""
+    notes = list(profile.current.notes) if profile.current is not None else []
+    payload = _ID_JSON.encode(
+        [profile.raw, RULESET_VERSION, calibration, *([notes] if notes else [])]
+    )
     return hashlib.sha256(payload.encode()).hexdigest()[:20]

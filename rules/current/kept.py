@@ -33,17 +33,31 @@ AUDITED_NAMES = frozenset(
 READ_UNCATALOGUED = frozenset({"log_bin"})
 _KEPT_UNCATALOGUED = AUDITED_NAMES | READ_UNCATALOGUED
 
-# Names whose value may be a secret or point at one: passwords, authentication strings, keys,
-# certificates and the TLS settings that name them (wsrep_sst_auth, ssl_key, *_password, ...).
-_CREDENTIAL = re.compile(
-    r"pass(word|wd)?|_auth(_|$)|^auth|secret|(^|_)key(s|_|$)|ssl|tls|cert|(^|_)ca(_|$)"
-    r"|credential|token|keyring|(^|_)crl",
+# Variable names whose value is a secret or points at one: passwords and authentication strings
+# (`wsrep_sst_auth`, `*_password`), keys, certificates and the TLS settings that name them. Precise
+# on purpose: `key_buffer_size`, `foreign_key_checks` and `table_open_cache` are not credentials.
+_CREDENTIAL_NAME = re.compile(
+    r"pass(word|wd)?($|_)|(^|_)pwd($|_)|(^|_)auth($|_|entication_(ldap|kerberos|fido|webauthn))"
+    r"|secret|credential|token|keyring|(^|_)(ssl|tls)($|_)|(^|_)key($|_file|_path|_id|s($|_))"
+    r"|(^|_)cert|(^|_)ca($|_|path)|(^|_)crl"
+)
+# Shapes of a secret inside any text (a pasted line, a key, a path): a credential word, the
+# mysql client's `-pPASSWORD` and `--password`, a URL with a user and password, `IDENTIFIED BY`,
+# the client's MYSQL_PWD variable. Broad on purpose: a text that matches is never quoted.
+_SECRET_IN_TEXT = re.compile(
+    r"pass|pwd|secret|credential|token|auth|identified|private|(^|[\s'\"])-p\S|://[^/\s]*@",
+    re.IGNORECASE,
 )
 
 
-def looks_like_credential(text: str) -> bool:
-    """Whether a variable name (or a line of text) may carry a secret."""
-    return _CREDENTIAL.search(text.lower()) is not None
+def looks_like_credential(name: str) -> bool:
+    """Whether a variable's value may be a secret, judged by the variable's name."""
+    return _CREDENTIAL_NAME.search(name.lower()) is not None
+
+
+def holds_secret(text: str) -> bool:
+    """Whether a text may carry a secret, so that a note or an error must not quote it."""
+    return looks_like_credential(text) or _SECRET_IN_TEXT.search(text) is not None
 
 
 def keep_read_variables(

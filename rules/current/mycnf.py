@@ -5,7 +5,7 @@
 import re
 
 from rules.current.errors import CurrentParseError
-from rules.current.messages import clip, form_hint, names_note, unread_note
+from rules.current.messages import form_hint, names_note, path_label, section_label, unread_note
 from rules.current.names import is_name, normalise_name
 from rules.current.text import CONTROL, LINE_BREAK, Parsed, checked_text, unescape
 
@@ -43,7 +43,7 @@ class _OptionFile:
         self.version_sections: dict[str, None] = {}
         self.server_section_seen = False
         self.lines_outside = 0
-        self.unread: list[tuple[int, str]] = []
+        self.unread: list[int] = []  # numbers of lines not read
         if not has_groups:
             self.notes.append(
                 "found no [mysqld] section header; every line was read as a server option"
@@ -60,21 +60,21 @@ class _OptionFile:
         elif self.section is None:
             self.lines_outside += 1
         elif self.in_server and not self.read_option(_strip_end_comment(text)):
-            self.unread.append((number, text))
+            self.unread.append(number)
 
     def read_directive(self, number: int, text: str) -> None:
         include = _INCLUDE.fullmatch(text)
         if include is None:
-            self.unread.append((number, text))
+            self.unread.append(number)
             return
         kind, path = include.group(1), include.group(2).strip()
         them = "that file" if kind == "include" else "the files in it"
-        self.notes.append(f"!{kind} {clip(path)} was not followed; paste {them} too")
+        self.notes.append(f"!{kind} {path_label(path)} was not followed; paste {them} too")
 
     def enter_section(self, number: int, text: str) -> None:
         close = text.find("]")
         if close < 0:
-            self.unread.append((number, text))
+            self.unread.append(number)
             return
         self.section = text[1:close].strip().lower()
         match = _SERVER_SECTION.fullmatch(self.section)
@@ -104,14 +104,14 @@ class _OptionFile:
     def finish(self) -> Parsed:
         notes = self.notes
         if self.version_sections:
-            sections = names_note([f"[{clip(name)}]" for name in self.version_sections])
+            sections = names_note([section_label(name) for name in self.version_sections])
             notes.append(
                 f"read {sections} as applying; the server reads such a section only "
                 "when its version matches"
             )
         ignored = []
         if self.other_sections:
-            ignored.append(names_note([f"[{clip(name)}]" for name in self.other_sections]))
+            ignored.append(names_note([section_label(name) for name in self.other_sections]))
         if self.lines_outside:
             ignored.append(f"{self.lines_outside} line(s) before the first section")
         if ignored:
@@ -132,7 +132,7 @@ def read_mycnf(raw: object) -> Parsed:
     if not variables:
         found = ""
         if state.other_sections and not state.server_section_seen:
-            found = "; found only " + names_note([f"[{clip(n)}]" for n in state.other_sections])
+            found = "; found only " + names_note([section_label(n) for n in state.other_sections])
         hint = form_hint(lines, "show_variables") if not has_groups else ""
         if state.unread:
             hint += "; " + unread_note(state.unread, "option lines")

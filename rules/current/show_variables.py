@@ -22,7 +22,7 @@ def read_show_variables(raw: object) -> Parsed:
     text = checked_text("show_variables", raw)
     lines = LINE_BREAK.split(text)
     variables: dict[str, str] = {}
-    unread: list[tuple[int, str]] = []
+    unread: list[int] = []  # numbers of rows not read
     pending: str | None = None  # the name from a vertical-form `Variable_name:` line
     for number, line in enumerate(lines, 1):
         stripped = line.strip()
@@ -35,13 +35,13 @@ def read_show_variables(raw: object) -> Parsed:
             if label == "variable_name":
                 pending = value
             elif pending is not None and not _store(variables, pending, value):
-                unread.append((number, stripped))
+                unread.append(number)
             continue
         name, value = _split_row(line, stripped)
         if name.strip().lower() == "variable_name":
             continue
         if not _store(variables, name, value):
-            unread.append((number, stripped))
+            unread.append(number)
     if not variables:
         raise CurrentParseError(
             "show_variables",

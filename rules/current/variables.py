@@ -4,6 +4,7 @@ import math
 from collections.abc import Mapping
 
 from rules.current.errors import CurrentParseError
+from rules.current.kept import holds_secret
 from rules.current.messages import kind, show
 from rules.current.names import MAX_NAME_CHARS, is_name, normalise_name
 from rules.current.text import CONTROL, MAX_VALUE_CHARS, Parsed
@@ -29,7 +30,8 @@ def read_variables(raw: object) -> Parsed:
         text = _variable_value(key, value)
         size += len(name) + len(text)
         if name in variables and variables[name] != text:
-            notes.append(f"{name} was given twice; the later value {text!r} was used")
+            later = "" if holds_secret(name) or holds_secret(text) else f" {text!r}"
+            notes.append(f"{name} was given twice; the later value{later} was used")
         variables[name] = text
     if size > MAX_CURRENT_TEXT_BYTES:
         raise CurrentParseError(

@@ -123,6 +123,16 @@ def test_a_pasted_credential_is_never_kept_nor_echoed(form: str) -> None:
         ("innodb_io_capacity", False),
         ("innodb_buffer_pool_size", False),
         ("max_connections", False),
+        ("key_buffer_size", False),
+        ("foreign_key_checks", False),
+        ("table_open_cache", False),
+        ("authentication_policy", False),
+        ("innodb_adaptive_hash_index", False),
+        ("have_ssl", True),
+        ("tls_version", True),
+        ("admin_ssl_ca", True),
+        ("ssl_crl", True),
+        ("replication_sender_observe_commit_only", False),
     ],
 )
 def test_it_tells_names_that_may_carry_credentials(name: str, secret: bool) -> None:
@@ -168,3 +178,65 @@ def test_no_value_of_a_credential_variable_reaches_the_result(pairs: list[tuple[
     else:
         text = str(result_to_dict(result)) + "".join(every_export(result))
     assert MARK not in text
+
+
+# The shapes in which a password rides along with a paste: a shell prompt above it, a client
+# option, a URL, SQL, an environment variable, a Galera SST option without `=` or with a tab.
+CREDENTIAL_SHAPES = [
+    "root@db1:~# mysql -uroot -p{secret} -e 'SHOW GLOBAL VARIABLES'",
+    "mysql --password={secret} -h db1",
+    "mysql://app:{secret}@db1:3306/shop",
+    "CREATE USER 'app'@'%' IDENTIFIED BY '{secret}';",
+    "MYSQL_PWD={secret} mysqldump --all-databases",
+    "wsrep-sst-auth sst:{secret}",
+    "wsrep_sst_auth\tsst:{secret}",
+    "export DB_URL=postgres://u:{secret}@x/y",
+    "{secret}",
+]
+SECRET_TEXT = st.text(
+    st.characters(min_codepoint=0x21, max_codepoint=0x7E, exclude_characters="'\\\"|=#;[]!+*"),
+    min_size=6,
+    max_size=24,
+).map(lambda text: "Zq9" + text)
+
+
+def _paste(form: str, line: str) -> object:
+    rows = ["innodb_io_capacity=200", "innodb_flush_log_at_trx_commit=2"]
+    if form == "mycnf":
+        return "\n".join([line, "[mysqld]", *rows, line])
+    if form == "show_variables":
+        return "\n".join([line, *(row.replace("=", "\t") for row in rows), line])
+    return {**dict(row.split("=") for row in rows), "wsrep-sst-auth": line}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    form=st.sampled_from(["mycnf", "show_variables", "variables"]),
+    shape=st.sampled_from(CREDENTIAL_SHAPES),
+    secret=SECRET_TEXT,
+)
+def test_a_credential_riding_along_with_any_paste_never_reaches_the_result(
+    form: str, shape: str, secret: str
+) -> None:
+    line = shape.format(secret=secret)
+    try:
+        result = recommend(parse_profile(raw_profile(current={form: _paste(form, line)})))
+    except ProfileError as problem:
+        text = str(problem.errors)
+    else:
+        text = str(result_to_dict(result)) + "".join(every_export(result))
+    assert secret not in text
+
+
+def test_a_paste_with_skipped_lines_never_shares_an_id_with_one_without() -> None:
+    """The first stored copy of an id is served to every later client: a note about a skipped
+    line must change the id, or a second client would be served the first client's notes."""
+    clean = "[mysqld]\ninnodb_io_capacity=200\n"
+    prompted = "root@db1:~# mysql -uroot -pS3cretPw -e 'SHOW GLOBAL VARIABLES'\n" + clean
+    first = recommend(parse_profile(raw_profile(current={"mycnf": prompted})))
+    second = recommend(parse_profile(raw_profile(current={"mycnf": clean})))
+    assert first.inputs == second.inputs  # the same kept inputs...
+    assert first.id != second.id  # ...but not the same result
+    assert any("before the first section" in warning for warning in first.warnings)
+    assert not any("before the first section" in warning for warning in second.warnings)
+    assert "S3cretPw" not in str(result_to_dict(first))

@@ -226,7 +226,7 @@ def test_it_notes_lines_that_are_not_options() -> None:
         ("innodb_io_capacity\t200\n", "give it as show_variables"),
         ("| innodb_io_capacity | 200 |\n", "give it as show_variables"),
         ("!includedir /etc/mysql/conf.d/\n", ""),
-        ("[mysqld]\ninnodb io capacity = 200\n", "not option lines, e.g. line 2"),
+        ("[mysqld]\ninnodb io capacity = 200\n", "not option lines: line 2"),
     ],
 )
 def test_it_rejects_a_mycnf_without_server_variables(text: str, hint: str) -> None:
