@@ -28,11 +28,11 @@ SESSION_KEY = "wizard_draft"
 CURRENT_FORM, CURRENT_TEXT = "current_form", "current_text"
 PASTE_FORMS = ("mycnf", "show_variables")
 NON_FIELD = "__all__"
-# What a session keeps of a draft (anonymous visitors each have one): a field's text, and a
-# paste that cannot be read (a readable one is kept as the variables the advisor reads).
+# What a session keeps of a draft (anonymous visitors each have one, kept for a week): a field's
+# text, and of a paste only the variables the advisor reads; of a paste that cannot be read,
+# nothing but why (it may be anything, a password included).
 DRAFT_FIELD_CHARS = 200
-DRAFT_PASTE_CHARS = 64 * 1024
-PASTE_PROBLEM = "current_problem"  # why a paste cut to DRAFT_PASTE_CHARS could not be read
+PASTE_PROBLEM = "current_problem"  # why the last paste could not be read
 _BARE_VALUE = re.compile(r"[A-Za-z0-9_.,+\-/:@%]*")
 
 
@@ -143,7 +143,8 @@ def draft_update(session: SessionBase, step: Step, data: Mapping[str, Any]) -> d
 def draft_for_session(draft: Mapping[str, str]) -> dict[str, str]:
     """What a session may keep of a draft: short fields, and of a paste only the variables the
     advisor reads (in the form it was pasted in, credentials and everything else dropped), or,
-    when the paste cannot be read, its first DRAFT_PASTE_CHARS for the visitor to correct."""
+    when the paste cannot be read, why. The request that posted it still shows the visitor the
+    text as posted, to correct there."""
     kept = {name: value[:DRAFT_FIELD_CHARS] for name, value in draft.items()}
     text = draft.get(CURRENT_TEXT, "")
     kept[CURRENT_TEXT] = text
@@ -152,10 +153,9 @@ def draft_for_session(draft: Mapping[str, str]) -> dict[str, str]:
     form = draft.get(CURRENT_FORM, "")
     try:
         current = parse_current({form if form in PASTE_FORMS else PASTE_FORMS[0]: text})
-    except CurrentParseError as problem:
-        if len(text) > DRAFT_PASTE_CHARS:  # the cut text would give another message: keep this
-            kept[CURRENT_TEXT] = text[:DRAFT_PASTE_CHARS]
-            kept[PASTE_PROBLEM] = str(problem)[:DRAFT_FIELD_CHARS]
+    except CurrentParseError as problem:  # nothing the advisor reads: nothing of it is kept
+        kept[CURRENT_TEXT] = ""
+        kept[PASTE_PROBLEM] = f"{str(problem)[:DRAFT_FIELD_CHARS]} (the text was not kept)"
         return kept
     variables, notes = keep_read_variables(current.variables, known_names())
     form = current.origin if variables else "mycnf"  # nothing kept: the notes say why
