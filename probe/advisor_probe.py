@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import json
 import os
 import pwd
@@ -1152,6 +1153,70 @@ class ClientError(Exception):
     pass
 
 
+# The variables the advisor reads: the only SHOW GLOBAL VARIABLES rows the probe prints or posts.
+# The rest (hostname, paths, wsrep_provider_options, whatever else the server prints in clear)
+# stay on the host; the advisor would drop them at the door anyway (rules/current/kept.py). The
+# probe is one standard-library file, so it carries the list; tests/probe/test_probe_post.py
+# holds it equal to rules.catalog.known_names() | rules.current.kept.KEPT_UNCATALOGUED.
+ADVISOR_READS = frozenset(
+    {
+        "binlog_cache_size",
+        "innodb_adaptive_flushing",
+        "innodb_adaptive_flushing_lwm",
+        "innodb_buffer_pool_chunk_size",
+        "innodb_buffer_pool_instances",
+        "innodb_buffer_pool_size",
+        "innodb_change_buffering",
+        "innodb_cleaner_lsn_age_factor",
+        "innodb_data_file_buffering",
+        "innodb_data_file_write_through",
+        "innodb_dedicated_server",
+        "innodb_doublewrite",
+        "innodb_empty_free_list_algorithm",
+        "innodb_flush_log_at_trx_commit",
+        "innodb_flush_method",
+        "innodb_flush_neighbors",
+        "innodb_fsync_threshold",
+        "innodb_io_capacity",
+        "innodb_io_capacity_max",
+        "innodb_log_buffer_size",
+        "innodb_log_file_buffering",
+        "innodb_log_file_size",
+        "innodb_log_file_write_through",
+        "innodb_log_files_in_group",
+        "innodb_log_write_ahead_size",
+        "innodb_log_writer_threads",
+        "innodb_lru_scan_depth",
+        "innodb_max_dirty_pages_pct",
+        "innodb_max_dirty_pages_pct_lwm",
+        "innodb_page_cleaners",
+        "innodb_parallel_doublewrite_path",
+        "innodb_random_read_ahead",
+        "innodb_read_ahead_threshold",
+        "innodb_read_io_threads",
+        "innodb_redo_log_capacity",
+        "innodb_use_fdatasync",
+        "innodb_use_global_flush_log_at_trx_commit",
+        "innodb_use_native_aio",
+        "innodb_write_io_threads",
+        "join_buffer_size",
+        "log_bin",
+        "max_connections",
+        "query_cache_limit",
+        "query_cache_min_res_unit",
+        "query_cache_size",
+        "query_cache_type",
+        "query_cache_wlock_invalidate",
+        "read_buffer_size",
+        "read_rnd_buffer_size",
+        "sort_buffer_size",
+        "sync_binlog",
+        "thread_stack",
+        "tmp_table_size",
+    }
+)
+
+
 def client_command(args: argparse.Namespace) -> list:
     client = args.client or which(("mariadb", "mysql"))
     if args.client and not (os.path.isfile(client) and os.access(client, os.X_OK)):
@@ -1190,17 +1255,25 @@ def parse_variables(text: str) -> dict:
     """name -> value from SHOW GLOBAL VARIABLES in batch (tab) or table (`| a | b |`) form."""
     values = {}
     for line in text.splitlines():
-        if "\t" in line:
-            name, _, value = line.partition("\t")
-        elif line.strip().startswith("|"):
-            parts = [p.strip() for p in line.strip().strip("|").split("|", 1)]
-            name, value = [*parts, ""][:2]
-        else:
-            continue
-        name = name.strip().lower()
-        if re.fullmatch(r"[a-z0-9_]{1,64}", name) and name != "variable_name":
-            values[name] = value.strip()
+        row = _variable_row(line)
+        if row is not None:
+            values[row[0]] = row[1]
     return values
+
+
+def _variable_row(line: str) -> tuple | None:
+    """(name, value) of one batch (tab) or table row; None for anything else."""
+    if "\t" in line:
+        name, _, value = line.partition("\t")
+    elif line.strip().startswith("|"):
+        parts = [p.strip() for p in line.strip().strip("|").split("|", 1)]
+        name, value = [*parts, ""][:2]
+    else:
+        return None
+    name = name.strip().lower()
+    if re.fullmatch(r"[a-z0-9_]{1,64}", name) and name != "variable_name":
+        return name, value.strip()
+    return None
 
 
 def flavor_of(variables: dict) -> tuple:
@@ -1216,23 +1289,19 @@ def flavor_of(variables: dict) -> tuple:
     return flavor, number.group(1) if number else None
 
 
-def bounded_show_variables(text: str) -> str:
-    """The SHOW GLOBAL VARIABLES text, cut to the API's limit by keeping the InnoDB and binary
-    log rows first when it is longer (rules/profile_fields.py MAX_CURRENT_TEXT_BYTES)."""
-    if len(text.encode("utf-8")) <= V.MAX_CURRENT_TEXT_BYTES:
-        return text
-    keep = [
-        line
-        for line in text.splitlines()
-        if re.match(r"(innodb_|sync_binlog|log_bin|max_connections|version)", line)
-    ]
+def advisor_rows(text: str) -> str:
+    """The rows of the SHOW GLOBAL VARIABLES text the advisor reads (ADVISOR_READS), as the client
+    printed them, cut to the API's limit (rules/profile_fields.py MAX_CURRENT_TEXT_BYTES)."""
     out, size = [], 0
-    for line in keep:
+    for line in text.splitlines():
+        row = _variable_row(line)
+        if row is None or row[0] not in ADVISOR_READS:
+            continue
         size += len(line.encode("utf-8")) + 1
         if size > V.MAX_CURRENT_TEXT_BYTES:
             break
-        out.append(line)
-    return "\n".join(out) + "\n"
+        out.append(line + "\n")
+    return "".join(out)
 
 
 def probe_server(found: Findings, args: argparse.Namespace) -> str | None:
@@ -1258,7 +1327,11 @@ def probe_server(found: Findings, args: argparse.Namespace) -> str | None:
         found.note(f"server: {flavor} {variables.get('version')}")
     else:
         found.miss("server version: no `version` row in the variables")
-    found.set(V.SHOW_VARIABLES, bounded_show_variables(text), V.DETECTED, origin)
+    rows = advisor_rows(text)
+    if rows:
+        found.set(V.SHOW_VARIABLES, rows, V.DETECTED, f"{origin}: the rows the advisor reads")
+    else:
+        found.miss("current settings: none of the variables the advisor reads in the output")
     _record_workload(found, variables, origin)
     if command is not None:
         _record_data_size(found, command)
@@ -1528,11 +1601,36 @@ def fio_run(fio: str, handle: int, mode: str, seconds: int, user: tuple | None) 
 
 
 # --------------------------------------------------------------------------- the API
+def advisor_url(url: str) -> str:
+    """The --post URL, if the profile may travel there: https, or plain http to this host only.
+    The profile names the host's hardware and settings; over plain http anyone on the way reads
+    it. (An argparse `type`: the URL is refused before the host is read.)"""
+    try:
+        parsed = urllib.parse.urlsplit(url)
+        scheme, host = parsed.scheme, parsed.hostname
+    except ValueError:  # e.g. an unclosed [ in the host
+        scheme, host = "", None
+    if scheme not in ("http", "https") or not host:
+        raise argparse.ArgumentTypeError(f"{url!r} is not an http(s) URL")
+    if scheme == "http" and not _is_loopback(host):
+        raise argparse.ArgumentTypeError(
+            f"{url!r}: plain http sends the profile in clear; use https "
+            "(plain http only to localhost, 127.0.0.0/8 or ::1)"
+        )
+    return url
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback  # 127.0.0.0/8 and ::1 (RFC 6890)
+    except ValueError:
+        return False
+
+
 def post_profile(document: dict, url: str, fmt: str) -> tuple:
-    """(permalink, my.cnf text or None) from the advisor's API."""
-    parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise ClientError(f"--post: {url!r} is not an http(s) URL")
+    """(permalink, my.cnf text or None) from the advisor's API at `url` (see advisor_url)."""
     base = url.rstrip("/")
     endpoint = (
         base if base.endswith("/api/v1/recommendations") else base + "/api/v1/recommendations"
@@ -1627,7 +1725,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="size of the fio test file (default 1G)",
     )
     out = parser.add_argument_group("output")
-    out.add_argument("--post", metavar="URL", help="send the profile to the advisor at URL")
+    out.add_argument(
+        "--post",
+        metavar="URL",
+        type=advisor_url,
+        help="send the profile to the advisor at URL (https; plain http only to localhost)",
+    )
     out.add_argument(
         "--format",
         choices=("json", "mycnf"),
