@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ipaddress
 import json
 import os
+import pwd
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -136,6 +138,7 @@ FIO_LAYOUT_SHARE = 0.2  # share of the time budget spent writing the test file
 # 0.5 s for 16 jobs; twice that for a slower host).
 FIO_OVERHEAD_S = 1.0
 FIO_GRACE_S = 5.0  # after a phase's runtime, fio is killed if it has not ended
+FIO_FILE_PREFIX = ".advisor-probe-fio-"  # then 16 random hex digits
 UNLIMITED_CGROUP_BYTES = 2**62  # cgroup v1 reports "no limit" as PAGE_COUNTER_MAX pages
 # (9223372036854771712 on x86_64, kernel Documentation/admin-guide/cgroup-v1/memory.rst)
 
@@ -578,8 +581,14 @@ def mdstat_level(host: Host, name: str) -> tuple:
 
 
 # --------------------------------------------------------------------------- hardware RAID
-def run_tool(args: list, timeout: float = VENDOR_TIMEOUT_S) -> tuple:
-    """(exit code, stdout, stderr) of a vendor or system tool; never raises for the tool."""
+def run_tool(
+    args: list,
+    timeout: float = VENDOR_TIMEOUT_S,
+    pass_fds: tuple = (),
+    user: tuple | None = None,
+) -> tuple:
+    """(exit code, stdout, stderr) of a vendor or system tool; never raises for the tool. With
+    `user` (uid, gid) the tool runs as that user; `pass_fds` are inherited, at the same numbers."""
     try:
         proc = subprocess.run(
             args,
@@ -589,12 +598,28 @@ def run_tool(args: list, timeout: float = VENDOR_TIMEOUT_S) -> tuple:
             errors="replace",
             timeout=timeout,
             check=False,
+            pass_fds=pass_fds,
+            preexec_fn=None if user is None else _become(*user),
         )
     except subprocess.TimeoutExpired:
         return 124, "", f"{os.path.basename(args[0])} did not answer within {timeout:g} s"
     except OSError as problem:
         return 127, "", f"{os.path.basename(args[0])}: {problem.strerror or problem}"
+    except subprocess.SubprocessError:  # _become failed in the child, before the tool started
+        return 126, "", f"{os.path.basename(args[0])}: could not run as (uid, gid) {user}"
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def _become(uid: int, gid: int):  # a preexec_fn: () -> None
+    """The child gives up root for uid and gid, with no supplementary groups, before the exec.
+    (Popen's own user= and group= are Python 3.9+; the probe runs on 3.8, with no threads.)"""
+
+    def drop() -> None:
+        os.setgroups([])
+        os.setgid(gid)
+        os.setuid(uid)
+
+    return drop
 
 
 def which(names: tuple) -> str | None:
@@ -1128,6 +1153,70 @@ class ClientError(Exception):
     pass
 
 
+# The variables the advisor reads: the only SHOW GLOBAL VARIABLES rows the probe prints or posts.
+# The rest (hostname, paths, wsrep_provider_options, whatever else the server prints in clear)
+# stay on the host; the advisor would drop them at the door anyway (rules/current/kept.py). The
+# probe is one standard-library file, so it carries the list; tests/probe/test_probe_post.py
+# holds it equal to rules.catalog.known_names() | rules.current.kept.KEPT_UNCATALOGUED.
+ADVISOR_READS = frozenset(
+    {
+        "binlog_cache_size",
+        "innodb_adaptive_flushing",
+        "innodb_adaptive_flushing_lwm",
+        "innodb_buffer_pool_chunk_size",
+        "innodb_buffer_pool_instances",
+        "innodb_buffer_pool_size",
+        "innodb_change_buffering",
+        "innodb_cleaner_lsn_age_factor",
+        "innodb_data_file_buffering",
+        "innodb_data_file_write_through",
+        "innodb_dedicated_server",
+        "innodb_doublewrite",
+        "innodb_empty_free_list_algorithm",
+        "innodb_flush_log_at_trx_commit",
+        "innodb_flush_method",
+        "innodb_flush_neighbors",
+        "innodb_fsync_threshold",
+        "innodb_io_capacity",
+        "innodb_io_capacity_max",
+        "innodb_log_buffer_size",
+        "innodb_log_file_buffering",
+        "innodb_log_file_size",
+        "innodb_log_file_write_through",
+        "innodb_log_files_in_group",
+        "innodb_log_write_ahead_size",
+        "innodb_log_writer_threads",
+        "innodb_lru_scan_depth",
+        "innodb_max_dirty_pages_pct",
+        "innodb_max_dirty_pages_pct_lwm",
+        "innodb_page_cleaners",
+        "innodb_parallel_doublewrite_path",
+        "innodb_random_read_ahead",
+        "innodb_read_ahead_threshold",
+        "innodb_read_io_threads",
+        "innodb_redo_log_capacity",
+        "innodb_use_fdatasync",
+        "innodb_use_global_flush_log_at_trx_commit",
+        "innodb_use_native_aio",
+        "innodb_write_io_threads",
+        "join_buffer_size",
+        "log_bin",
+        "max_connections",
+        "query_cache_limit",
+        "query_cache_min_res_unit",
+        "query_cache_size",
+        "query_cache_type",
+        "query_cache_wlock_invalidate",
+        "read_buffer_size",
+        "read_rnd_buffer_size",
+        "sort_buffer_size",
+        "sync_binlog",
+        "thread_stack",
+        "tmp_table_size",
+    }
+)
+
+
 def client_command(args: argparse.Namespace) -> list:
     client = args.client or which(("mariadb", "mysql"))
     if args.client and not (os.path.isfile(client) and os.access(client, os.X_OK)):
@@ -1166,17 +1255,25 @@ def parse_variables(text: str) -> dict:
     """name -> value from SHOW GLOBAL VARIABLES in batch (tab) or table (`| a | b |`) form."""
     values = {}
     for line in text.splitlines():
-        if "\t" in line:
-            name, _, value = line.partition("\t")
-        elif line.strip().startswith("|"):
-            parts = [p.strip() for p in line.strip().strip("|").split("|", 1)]
-            name, value = [*parts, ""][:2]
-        else:
-            continue
-        name = name.strip().lower()
-        if re.fullmatch(r"[a-z0-9_]{1,64}", name) and name != "variable_name":
-            values[name] = value.strip()
+        row = _variable_row(line)
+        if row is not None:
+            values[row[0]] = row[1]
     return values
+
+
+def _variable_row(line: str) -> tuple | None:
+    """(name, value) of one batch (tab) or table row; None for anything else."""
+    if "\t" in line:
+        name, _, value = line.partition("\t")
+    elif line.strip().startswith("|"):
+        parts = [p.strip() for p in line.strip().strip("|").split("|", 1)]
+        name, value = [*parts, ""][:2]
+    else:
+        return None
+    name = name.strip().lower()
+    if re.fullmatch(r"[a-z0-9_]{1,64}", name) and name != "variable_name":
+        return name, value.strip()
+    return None
 
 
 def flavor_of(variables: dict) -> tuple:
@@ -1192,23 +1289,19 @@ def flavor_of(variables: dict) -> tuple:
     return flavor, number.group(1) if number else None
 
 
-def bounded_show_variables(text: str) -> str:
-    """The SHOW GLOBAL VARIABLES text, cut to the API's limit by keeping the InnoDB and binary
-    log rows first when it is longer (rules/profile_fields.py MAX_CURRENT_TEXT_BYTES)."""
-    if len(text.encode("utf-8")) <= V.MAX_CURRENT_TEXT_BYTES:
-        return text
-    keep = [
-        line
-        for line in text.splitlines()
-        if re.match(r"(innodb_|sync_binlog|log_bin|max_connections|version)", line)
-    ]
+def advisor_rows(text: str) -> str:
+    """The rows of the SHOW GLOBAL VARIABLES text the advisor reads (ADVISOR_READS), as the client
+    printed them, cut to the API's limit (rules/profile_fields.py MAX_CURRENT_TEXT_BYTES)."""
     out, size = [], 0
-    for line in keep:
+    for line in text.splitlines():
+        row = _variable_row(line)
+        if row is None or row[0] not in ADVISOR_READS:
+            continue
         size += len(line.encode("utf-8")) + 1
         if size > V.MAX_CURRENT_TEXT_BYTES:
             break
-        out.append(line)
-    return "\n".join(out) + "\n"
+        out.append(line + "\n")
+    return "".join(out)
 
 
 def probe_server(found: Findings, args: argparse.Namespace) -> str | None:
@@ -1234,7 +1327,11 @@ def probe_server(found: Findings, args: argparse.Namespace) -> str | None:
         found.note(f"server: {flavor} {variables.get('version')}")
     else:
         found.miss("server version: no `version` row in the variables")
-    found.set(V.SHOW_VARIABLES, bounded_show_variables(text), V.DETECTED, origin)
+    rows = advisor_rows(text)
+    if rows:
+        found.set(V.SHOW_VARIABLES, rows, V.DETECTED, f"{origin}: the rows the advisor reads")
+    else:
+        found.miss("current settings: none of the variables the advisor reads in the output")
     _record_workload(found, variables, origin)
     if command is not None:
         _record_data_size(found, command)
@@ -1307,55 +1404,153 @@ def probe_fio(found: Findings, datadir: str, args: argparse.Namespace) -> None:
         found.incomplete = True
         return
     directory = datadir if os.path.isdir(datadir) else os.path.dirname(datadir.rstrip("/"))
-    if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
-        found.miss(f"measured_iops: cannot write a test file in {directory} (run as root?)")
-        found.incomplete = True
-        return
-    usage = shutil.disk_usage(directory)
-    if args.fio_size > usage.free * FIO_MAX_SHARE_OF_FREE:
-        found.miss(
-            f"measured_iops: fio refused: a {args.fio_size // 1024**2} MiB test file would take "
-            f"more than {FIO_MAX_SHARE_OF_FREE:.0%} of the {usage.free // 1024**2} MiB free"
-        )
-        found.incomplete = True
-        return
-    budget = float(args.fio_seconds)
-    handle, path = tempfile.mkstemp(prefix=".advisor-probe-fio-", dir=directory)
     try:
-        started = time.monotonic()
-        size = _lay_out(handle, args.fio_size, started + budget * FIO_LAYOUT_SHARE)
-        os.close(handle)
-        handle = -1
-        deadline = started + budget  # the remaining time is split between reads and writes
-        phase = max(1, int((deadline - time.monotonic() - 2 * FIO_OVERHEAD_S) / 2))
-        reads = _fio_run(fio, path, "randread", phase)
-        last = max(1, int(deadline - time.monotonic() - FIO_OVERHEAD_S))
-        writes = _fio_run(fio, path, "randwrite", min(phase, last))
-        elapsed = time.monotonic() - started
+        reads, writes, how = measure_iops(fio, directory, args)
     except FioError as problem:
         found.miss(f"measured_iops: {problem}")
         found.incomplete = True
         return
-    finally:
-        if handle >= 0:
-            os.close(handle)
-        with contextlib.suppress(OSError):
-            os.unlink(path)
-    origin = (
-        f"fio {FIO_BLOCK} psync x{FIO_JOBS} direct, {phase} s each on a {size // 1024**2} MiB "
-        f"file in {directory} ({elapsed:.1f} s)"
-    )
     found.set(
         V.MEASURED_IOPS,
         {"random_read": max(1, round(reads)), "random_write": max(1, round(writes))},
         V.MEASURED,
-        origin,
+        f"fio {FIO_BLOCK} psync x{FIO_JOBS} direct, {how}",
     )
-    found.note(f"fio: {reads:.0f} random reads/s, {writes:.0f} random writes/s ({elapsed:.1f} s)")
+    found.note(f"fio: {reads:.0f} random reads/s, {writes:.0f} random writes/s ({how})")
 
 
 class FioError(Exception):
     pass
+
+
+def measure_iops(fio: str, directory: str, args: argparse.Namespace) -> tuple:
+    """(random reads/s, random writes/s, how) on a test file made in `directory`.
+
+    The directory is the datadir, which its owner (mysql) may write: between any check and any
+    use of a name there, the owner can put a symlink in its place, and root would write through
+    it. So the name is used once, to make the file (O_EXCL, in a directory opened without
+    following symlinks); after that the file is reached through its descriptor only: written,
+    checked with fstat, handed to fio as /proc/self/fd/N, emptied and, if the name still leads
+    to it, unlinked relative to the directory's descriptor."""
+    try:
+        directory_fd = open_directory(directory)
+    except OSError as problem:
+        raise FioError(f"cannot open {directory}: {problem.strerror or problem}") from None
+    try:
+        user = fio_user(os.fstat(directory_fd), os.geteuid(), directory)
+        _check_free_space(directory_fd, args.fio_size)
+        handle, name = create_test_file(directory_fd, directory)
+        try:
+            if user is not None:
+                os.fchown(handle, *user)  # fio, run as the owner, opens the file again
+            return _timed_runs(fio, handle, user, args, directory)
+        except OSError as problem:  # e.g. ENOSPC while writing the file
+            raise FioError(f"test file in {directory}: {problem.strerror or problem}") from None
+        finally:
+            discard_test_file(directory_fd, name, handle)
+    finally:
+        os.close(directory_fd)
+
+
+def open_directory(path: str) -> int:
+    """A descriptor of the directory `path`, opened one name at a time from `/` without following
+    a symlink: the directory checked is the one written, whatever is renamed meanwhile."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    handle = os.open("/", flags)
+    try:
+        for name in os.path.abspath(path).split("/"):
+            if name:
+                inner = os.open(name, flags, dir_fd=handle)
+                os.close(handle)
+                handle = inner
+    except OSError:
+        os.close(handle)
+        raise
+    return handle
+
+
+def fio_user(directory: os.stat_result, euid: int, where: str) -> tuple | None:
+    """(uid, gid) fio runs as, or None for this process's own user.
+
+    Run as root (`sudo advisor-probe --fio`, as the README shows it) in a directory another user
+    owns - the datadir, owned by mysql wherever a package installed the server - the test file
+    is handed to that owner and fio runs as them: what fio then writes, the owner could write
+    anyway. Refusing instead would make --fio useless where it is used most; the file itself is
+    safe either way (measure_iops). A root-owned directory that others may write (group or
+    world, without the sticky bit) has no one owner to become: refused."""
+    if euid != 0:
+        return None
+    if directory.st_uid != 0:
+        try:
+            gid = pwd.getpwuid(directory.st_uid).pw_gid
+        except KeyError:  # no passwd entry: the directory's group
+            gid = directory.st_gid
+        return directory.st_uid, gid
+    shared = directory.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    if shared and not directory.st_mode & stat.S_ISVTX:
+        raise FioError(
+            f"fio refused: {where} is root's but others may write it (mode "
+            f"{stat.S_IMODE(directory.st_mode):o}); let only its owner write it (chmod go-w)"
+        )
+    return None
+
+
+def _check_free_space(directory_fd: int, size: int) -> None:
+    stats = os.statvfs(directory_fd)
+    free = stats.f_bavail * stats.f_frsize  # as shutil.disk_usage counts it
+    if size > free * FIO_MAX_SHARE_OF_FREE:
+        raise FioError(
+            f"fio refused: a {size // 1024**2} MiB test file would take more than "
+            f"{FIO_MAX_SHARE_OF_FREE:.0%} of the {free // 1024**2} MiB free"
+        )
+
+
+def create_test_file(directory_fd: int, where: str) -> tuple:
+    """(descriptor, name) of a new empty file in the directory. O_CREAT|O_EXCL fails on any name
+    that exists, a symlink included (POSIX open(), "If O_CREAT and O_EXCL are set ... a symbolic
+    link"); O_NOFOLLOW says so twice. fstat then checks it is a plain file with one name, ours."""
+    name = FIO_FILE_PREFIX + os.urandom(8).hex()
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        handle = os.open(name, flags, 0o600, dir_fd=directory_fd)
+    except PermissionError:
+        raise FioError(f"cannot write a test file in {where} (run as root?)") from None
+    except OSError as problem:
+        raise FioError(f"cannot make a test file in {where}: {problem.strerror}") from None
+    made = os.fstat(handle)
+    if not stat.S_ISREG(made.st_mode) or made.st_nlink != 1 or made.st_uid != os.geteuid():
+        os.close(handle)
+        raise FioError(f"the test file made in {where} is not a plain file of ours; not used")
+    return handle, name
+
+
+def discard_test_file(directory_fd: int, name: str, handle: int) -> None:
+    """Empty the test file through its descriptor and close it; unlink its name only while the
+    name still leads to it. (Should the owner swap the name between the check and the unlink, the
+    entry removed is one in their own directory, which they could remove themselves.)"""
+    with contextlib.suppress(OSError):
+        os.ftruncate(handle, 0)
+        mine = os.fstat(handle)
+        there = os.stat(name, dir_fd=directory_fd, follow_symlinks=False)
+        if (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino):
+            os.unlink(name, dir_fd=directory_fd)
+    os.close(handle)
+
+
+def _timed_runs(
+    fio: str, handle: int, user: tuple | None, args: argparse.Namespace, directory: str
+) -> tuple:
+    budget = float(args.fio_seconds)
+    started = time.monotonic()
+    size = _lay_out(handle, args.fio_size, started + budget * FIO_LAYOUT_SHARE)
+    deadline = started + budget  # the remaining time is split between reads and writes
+    phase = max(1, int((deadline - time.monotonic() - 2 * FIO_OVERHEAD_S) / 2))
+    reads = fio_run(fio, handle, "randread", phase, user)
+    last = max(1, int(deadline - time.monotonic() - FIO_OVERHEAD_S))
+    writes = fio_run(fio, handle, "randwrite", min(phase, last), user)
+    elapsed = time.monotonic() - started
+    how = f"{phase} s each on a {size // 1024**2} MiB file in {directory} ({elapsed:.1f} s)"
+    return reads, writes, how
 
 
 def _lay_out(handle: int, size: int, deadline: float) -> int:
@@ -1372,12 +1567,15 @@ def _lay_out(handle: int, size: int, deadline: float) -> int:
     return written
 
 
-def _fio_run(fio: str, path: str, mode: str, seconds: int) -> float:
-    size = os.path.getsize(path)
+def fio_run(fio: str, handle: int, mode: str, seconds: int, user: tuple | None) -> float:
+    """IOPS of one fio phase on the open test file. fio gets the descriptor (inherited through
+    pass_fds) and opens it as /proc/self/fd/N: the file itself, with no name looked up in the
+    directory (proc(5), /proc/pid/fd)."""
+    size = os.fstat(handle).st_size
     command = [
         fio,
         "--name=advisor-probe",
-        f"--filename={path}",
+        f"--filename=/proc/self/fd/{handle}",
         f"--size={size}",
         f"--bs={FIO_BLOCK}",
         f"--rw={mode}",
@@ -1390,7 +1588,7 @@ def _fio_run(fio: str, path: str, mode: str, seconds: int) -> float:
         f"--runtime={seconds}",
         "--output-format=json",
     ]
-    code, out, err = run_tool(command, timeout=seconds + FIO_GRACE_S)
+    code, out, err = run_tool(command, timeout=seconds + FIO_GRACE_S, pass_fds=(handle,), user=user)
     if code != 0:
         first = next((line for line in err.splitlines() if line.strip()), f"exit code {code}")
         raise FioError(f"fio {mode} failed: {clip(first, 150)}")
@@ -1403,11 +1601,36 @@ def _fio_run(fio: str, path: str, mode: str, seconds: int) -> float:
 
 
 # --------------------------------------------------------------------------- the API
+def advisor_url(url: str) -> str:
+    """The --post URL, if the profile may travel there: https, or plain http to this host only.
+    The profile names the host's hardware and settings; over plain http anyone on the way reads
+    it. (An argparse `type`: the URL is refused before the host is read.)"""
+    try:
+        parsed = urllib.parse.urlsplit(url)
+        scheme, host = parsed.scheme, parsed.hostname
+    except ValueError:  # e.g. an unclosed [ in the host
+        scheme, host = "", None
+    if scheme not in ("http", "https") or not host:
+        raise argparse.ArgumentTypeError(f"{url!r} is not an http(s) URL")
+    if scheme == "http" and not _is_loopback(host):
+        raise argparse.ArgumentTypeError(
+            f"{url!r}: plain http sends the profile in clear; use https "
+            "(plain http only to localhost, 127.0.0.0/8 or ::1)"
+        )
+    return url
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback  # 127.0.0.0/8 and ::1 (RFC 6890)
+    except ValueError:
+        return False
+
+
 def post_profile(document: dict, url: str, fmt: str) -> tuple:
-    """(permalink, my.cnf text or None) from the advisor's API."""
-    parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise ClientError(f"--post: {url!r} is not an http(s) URL")
+    """(permalink, my.cnf text or None) from the advisor's API at `url` (see advisor_url)."""
     base = url.rstrip("/")
     endpoint = (
         base if base.endswith("/api/v1/recommendations") else base + "/api/v1/recommendations"
@@ -1502,7 +1725,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="size of the fio test file (default 1G)",
     )
     out = parser.add_argument_group("output")
-    out.add_argument("--post", metavar="URL", help="send the profile to the advisor at URL")
+    out.add_argument(
+        "--post",
+        metavar="URL",
+        type=advisor_url,
+        help="send the profile to the advisor at URL (https; plain http only to localhost)",
+    )
     out.add_argument(
         "--format",
         choices=("json", "mycnf"),

@@ -31,7 +31,9 @@ AUDITED_NAMES = frozenset(
 # Read although the catalog has no row for it (the advisor never sets it): whether the server
 # writes a binary log, which the sync_binlog rule and the throughput model ask (rules/binlog.py).
 READ_UNCATALOGUED = frozenset({"log_bin"})
-_KEPT_UNCATALOGUED = AUDITED_NAMES | READ_UNCATALOGUED
+# Every name kept besides the catalog's: the probe (probe/advisor_probe.py ADVISOR_READS) posts
+# only these and the catalog's rows, and a test holds its list equal to them.
+KEPT_UNCATALOGUED = AUDITED_NAMES | READ_UNCATALOGUED
 
 # Variable names whose value is a secret or points at one: passwords and authentication strings
 # (`wsrep_sst_auth`, `*_password`), keys, certificates and the TLS settings that name them. Precise
@@ -67,7 +69,7 @@ def keep_read_variables(
     kept = {
         name: value
         for name, value in variables.items()
-        if name in read or name in _KEPT_UNCATALOGUED
+        if name in read or name in KEPT_UNCATALOGUED
     }
     dropped = [name for name in variables if name not in kept]
     if not dropped:

@@ -1,8 +1,11 @@
 """Run the real advisor-probe file as a DBA would: a separate python3 process, its JSON on
-stdout, its messages on stderr. No part of it is imported or replaced."""
+stdout, its messages on stderr. No part of it is imported or replaced. (`load_probe` loads the
+same file by path, for the tests of its readers and primitives: the probe is a script, not a
+package.)"""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -10,6 +13,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 PROBE = Path(__file__).resolve().parents[2] / "probe" / "advisor_probe.py"
@@ -76,3 +80,13 @@ def storage(profile: dict[str, Any]) -> dict[str, Any]:
 
 def source(profile: dict[str, Any], field: str) -> str:
     return str(profile["provenance"][field]["source"])
+
+
+def load_probe() -> ModuleType:
+    """The real probe file as a module, loaded by path."""
+    spec = importlib.util.spec_from_file_location("advisor_probe_under_test", PROBE)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -89,5 +89,5 @@ def test_an_unreachable_advisor_is_a_clear_error(client_defaults: Path) -> None:
 def test_a_url_that_is_not_http_is_refused(client_defaults: Path) -> None:
     run = run_probe("--defaults-file", str(client_defaults), "--post", "file:///etc/passwd")
     run.no_traceback()
-    assert run.code == 1
+    assert run.code == 2  # a usage error, before the host is read
     assert "is not an http(s) URL" in run.stderr
