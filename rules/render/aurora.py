@@ -21,7 +21,7 @@ from rules.render.aurora_parameters import (
     require_aurora_mysql3,
 )
 from rules.render.deploy import deploy_header, deploy_settings
-from rules.render.memory_share import BUFFER_POOL, memory_share
+from rules.render.memory_share import BUFFER_POOL, pool_fraction, ram_bytes
 from rules.render.mycnf import SERVER_SCOPE, comment, one_line, server_value
 from rules.render.rds import (
     GROUP_NAME,
@@ -119,7 +119,7 @@ def aurora_groups(
 
 def _entry(result: Result, setting: Setting) -> Entry:
     method = "immediate" if setting.dynamic else "pending-reboot"
-    share = memory_share(result) if setting.name == BUFFER_POOL else None
+    share = pool_fraction(result, ram_bytes(result)) if setting.name == BUFFER_POOL else None
     if share is not None:
         return Entry(setting, f"{{DBInstanceClassMemory*{share[0]}/{share[1]}}}", method)
     value = server_value(setting)

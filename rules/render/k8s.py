@@ -8,8 +8,10 @@ patch of its `spec` (`kubectl patch <kind> <name> --type merge --patch-file <fil
 Each is a my.cnf fragment in a literal block. The Percona Operator runs the fragment through its
 template engine with `containerMemoryLimit` (deploy/cr.yaml of percona-server-mysql-operator
 v1.2.0 shows `innodb_buffer_pool_size={{containerMemoryLimit * 3/4}}`), so there the buffer pool
-is the same share of the container's memory limit as of the profile's RAM. The other two take
-the values as they are. The vendored CRDs these validate against: rules/data/vendor/k8s/.
+is written as the fraction of the container's memory limit that the advice gave it of the
+profile's memory (its memory limit, or its RAM without one): with that limit the operator writes
+the recommended bytes exactly (see rules.render.memory_share for how it computes). The other two
+take the values as they are. The vendored CRDs these validate against: rules/data/vendor/k8s/.
 """
 
 from collections.abc import Sequence
@@ -22,9 +24,15 @@ from rules.render.deploy import (
     mycnf_body,
     require_flavor,
 )
-from rules.render.memory_share import BUFFER_POOL, memory_share
+from rules.render.memory_share import (
+    BUFFER_POOL,
+    is_memory_limited,
+    pool_fraction,
+    server_memory_bytes,
+)
 from rules.render.yamltext import Literal, Node, dump
 from rules.result import Result, Setting
+from rules.units import bytes_for_people
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,18 +113,27 @@ def render_operator(result: Result, operator: Operator, *, base_url: str = "") -
 def _memory(
     result: Result, settings: Sequence[Setting], operator: Operator
 ) -> tuple[dict[str, str], list[str]]:
-    """With a templating operator, the buffer pool as a share of the container's memory limit
-    (the value to write instead) and the header line saying how it was sized."""
+    """With a templating operator, the buffer pool as a fraction of the container's memory limit
+    (the value to write instead), and the header line saying what memory the pool was sized for."""
     if not any(s.name == BUFFER_POOL for s in settings):
         return {}, []
-    share = memory_share(result)
-    if not operator.memory_template or share is None:
-        return {}, [
-            f"{BUFFER_POOL} assumes the pod's memory limit is the profile's RAM; size it with it."
-        ]
-    numerator, denominator = share
+    memory = server_memory_bytes(result)
+    sized_for = _memory_words(result, memory)
+    fraction = pool_fraction(result, memory) if operator.memory_template else None
+    if fraction is None:
+        note = f"{BUFFER_POOL} assumes the pod's memory limit is {sized_for}; size it with it."
+        return {}, [note]
+    numerator, denominator = fraction
     value = f"{{{{containerMemoryLimit * {numerator}/{denominator}}}}}"
     return {BUFFER_POOL: value}, [
         f"{BUFFER_POOL} is {numerator}/{denominator} of the container's memory limit, the share "
-        "of the profile's RAM recommended."
+        f"of {sized_for} recommended."
     ]
+
+
+def _memory_words(result: Result, memory: int | None) -> str:
+    """What the pool was sized for: "the profile's RAM", or "the profile's memory limit (24 GiB)"
+    when a limit below the RAM took its place."""
+    if memory is None or not is_memory_limited(result):
+        return "the profile's RAM"
+    return f"the profile's memory limit ({bytes_for_people(memory)})"

@@ -1,29 +1,91 @@
-"""The recommended buffer pool as a share of the profile's RAM, for the tools that size it from
-the memory they give the server (RDS's `{DBInstanceClassMemory*3/4}`, the Percona Operator's
-`{{containerMemoryLimit * 3/4}}`)."""
+"""The recommended buffer pool as a fraction of a memory size, for the tools that size it from the
+memory they give the server: RDS and Aurora's `{DBInstanceClassMemory*3/4}` and the Percona
+Operator's `{{containerMemoryLimit * 3/4}}`.
+
+Both evaluate `memory * numerator / denominator` from left to right in whole numbers, the
+division truncating:
+
+* RDS: "Divides the dividend by the divisor, returning an integer quotient. Decimals in the
+  quotient are truncated" (RDS User Guide, "DB parameter formula operators", vendored in
+  rules/data/vendor/aws/USER_ParamValuesRef.md).
+* The Percona Operator executes the configuration as a pongo2 template with
+  `containerMemoryLimit` set to the pod's memory limit (its request without one) in bytes,
+  `resource.Quantity.Value()`, an int64 (percona-server-mysql-operator v1.2.0,
+  https://github.com/percona/percona-server-mysql-operator/blob/v1.2.0/pkg/mysql/config.go and
+  pkg/k8s/configuration.go). pongo2 (github.com/flosch/pongo2
+  v0.0.0-20200913210552-0d938eb266f3, the operator's go.mod) parses `a * b / c` as `(a * b) / c`
+  and, for two integers, returns `f1.Integer() * f2.Integer()` and `f1.Integer() /
+  f2.Integer()`, Go's `int` arithmetic (parser_expression.go, `parseTerm` and `term.Evaluate`,
+  https://github.com/flosch/pongo2/blob/0d938eb266f3/parser_expression.go).
+
+So the fraction is the pool over the memory in lowest terms: the tool's arithmetic then gives the
+pool back to the byte when the memory is the one the advice was sized for, and the same share of
+another size.
+"""
 
 import math
 from collections.abc import Mapping
 
+from rules.field_spec import input_fields
+from rules.profile import Profile
 from rules.result import Result
 from rules.units import GIB
 
 BUFFER_POOL = "innodb_buffer_pool_size"
-PERCENT = 100  # shares are whole percents, rounded down so the pool never grows past the advice
+# Go's int is 64 bits on the platforms the operator ships for (amd64, arm64); RDS does not say
+# how wide its integers are, so the same bound is kept there.
+INT64_MAX = 2**63 - 1
+# The largest memory a profile can state (the RAM and memory-limit fields' maxima): the product
+# `memory * numerator` must not overflow for any pod or instance a profile could describe.
+LARGEST_MEMORY_BYTES = int(
+    max(
+        spec.maximum or 0
+        for spec in input_fields(Profile)
+        if spec.path in ("hardware.ram_gb", "hardware.memory_limit_gb")
+    )
+    * GIB
+)
 
 
-def memory_share(result: Result) -> tuple[int, int] | None:
-    """(numerator, denominator) of the buffer pool over the profile's RAM, in lowest terms;
-    None without both."""
+def pool_fraction(result: Result, memory_bytes: int | None) -> tuple[int, int] | None:
+    """(numerator, denominator): the buffer pool over `memory_bytes` in lowest terms; None
+    without a pool or memory, past the memory, or when `memory * numerator` could overflow."""
     setting = result.setting(BUFFER_POOL)
-    hardware = result.inputs.get("hardware")
-    ram_gb = hardware.get("ram_gb") if isinstance(hardware, Mapping) else None
     if setting is None or not isinstance(setting.value, int) or isinstance(setting.value, bool):
         return None
-    if not isinstance(ram_gb, int | float) or isinstance(ram_gb, bool) or ram_gb <= 0:
+    if memory_bytes is None or not 0 < setting.value <= memory_bytes:
         return None
-    percent = math.floor(setting.value * PERCENT / (ram_gb * GIB))
-    if not 0 < percent <= PERCENT:
+    divisor = math.gcd(setting.value, memory_bytes)
+    numerator, denominator = setting.value // divisor, memory_bytes // divisor
+    if numerator * LARGEST_MEMORY_BYTES > INT64_MAX:
         return None
-    divisor = math.gcd(percent, PERCENT)
-    return percent // divisor, PERCENT // divisor
+    return numerator, denominator
+
+
+def ram_bytes(result: Result) -> int | None:
+    """The profile's RAM in bytes, as `Hardware.ram_bytes` has it; None without one."""
+    return _gib_bytes(_hardware(result).get("ram_gb"))
+
+
+def server_memory_bytes(result: Result) -> int | None:
+    """What the server may use, as `Hardware.memory_bytes` has it: the memory limit when it is
+    below the RAM, else the RAM; None without RAM."""
+    ram, limit = ram_bytes(result), _gib_bytes(_hardware(result).get("memory_limit_gb"))
+    if ram is not None and limit is not None and limit < ram:
+        return limit
+    return ram
+
+
+def is_memory_limited(result: Result) -> bool:
+    return server_memory_bytes(result) != ram_bytes(result)
+
+
+def _hardware(result: Result) -> Mapping[str, object]:
+    hardware = result.inputs.get("hardware")
+    return hardware if isinstance(hardware, Mapping) else {}
+
+
+def _gib_bytes(gib: object) -> int | None:
+    if not isinstance(gib, int | float) or isinstance(gib, bool) or gib <= 0:
+        return None
+    return int(gib * GIB)

@@ -22,7 +22,7 @@ from typing import Any
 
 from rules.errors import OutputRefused
 from rules.render.deploy import deploy_header, deploy_settings, server_flavor
-from rules.render.memory_share import BUFFER_POOL, memory_share
+from rules.render.memory_share import BUFFER_POOL, pool_fraction, ram_bytes
 from rules.render.mycnf import comment, one_line, server_value, variable_name
 from rules.result import Result, Setting
 from rules.version import parse_version
@@ -145,7 +145,7 @@ def parameter_group(
 
 def _entry(result: Result, setting: Setting, parameter: RdsParameter) -> Entry:
     method = "immediate" if parameter.apply_type == "dynamic" else "pending-reboot"
-    share = memory_share(result) if setting.name == BUFFER_POOL else None
+    share = pool_fraction(result, ram_bytes(result)) if setting.name == BUFFER_POOL else None
     if share is not None:
         value = f"{{DBInstanceClassMemory*{share[0]}/{share[1]}}}"
     else:

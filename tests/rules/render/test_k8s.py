@@ -18,11 +18,11 @@ import jsonschema
 import pytest
 import yaml
 
+from rules.echo import profile_from_echo
 from rules.engine import recommend
 from rules.errors import OutputRefused
 from rules.render import render
 from rules.result import Result
-from rules.units import GIB
 from rules.validation import parse_profile
 from scripts.make_golden import profile_paths
 
@@ -148,10 +148,10 @@ def test_each_operator_block_validates_against_its_crd(fmt: str, name: str, resu
         numerator, denominator = re.fullmatch(
             r"\{\{containerMemoryLimit \* (\d+)/(\d+)\}\}", ours.pop(pool)
         ).groups()  # type: ignore[union-attr]
-        ram = result.inputs["hardware"]["ram_gb"] * GIB  # type: ignore[index]
-        share = ram * int(numerator) // int(denominator)
-        recommended = result.setting(pool).value  # type: ignore[union-attr]
-        assert recommended - ram / 100 < share <= recommended
+        profile = parse_profile(profile_from_echo(result.inputs))
+        memory = profile.hardware.memory_bytes  # the limit the pool was sized for
+        share = memory * int(numerator) // int(denominator)
+        assert share == result.setting(pool).value  # type: ignore[union-attr]
         mycnf.pop(pool)
     assert ours == mycnf
 
