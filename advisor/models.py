@@ -66,7 +66,9 @@ class BatchItem(models.Model):
     batch = models.ForeignKey(Batch, on_delete=models.CASCADE, related_name="items")
     position = models.PositiveIntegerField()
     name = models.CharField(max_length=255)
-    profile = KeptJSONField(help_text="The profile exactly as the client sent it.")
+    profile = KeptJSONField(
+        help_text="The profile as sent, its pasted configuration reduced to what the advisor reads."
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     recommendation = models.ForeignKey(
         Recommendation, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -123,12 +125,18 @@ class Measurement(models.Model):
         REJECTED = "rejected", "rejected"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    profile = models.JSONField(help_text="The described machine, as a profile.")
+    profile = models.JSONField(
+        help_text="The described machine, its pasted configuration reduced to what is read."
+    )
     metric = models.CharField(max_length=32, blank=True, help_text="Unit of `value`.")
     value = models.FloatField(null=True, blank=True)
     random_read_iops = models.FloatField(null=True, blank=True)
     random_write_iops = models.FloatField(null=True, blank=True)
-    server_settings = models.JSONField(default=dict, blank=True, help_text="Server settings used.")
+    server_settings = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The modelled server settings the result was measured with.",
+    )
     source = models.CharField(max_length=500, blank=True, help_text="Where it was published.")
     notes = models.TextField(blank=True)
     submitted_by = models.ForeignKey(

@@ -32,6 +32,10 @@ from advisor.fleet import tasks
 from advisor.models import Batch, BatchItem
 from advisor.row_insert import insert_rows
 from advisor.unstorable import UNSTORABLE_MESSAGE, unstorable_path
+from rules.current import CurrentParseError
+from rules.current.messages import show
+from rules.current.reduce import reduce_current
+from rules.profile_fields import CURRENT_FORMS
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +69,8 @@ class BatchTooLarge(ValueError):
 @dataclass(frozen=True, slots=True)
 class BatchEntry:
     name: str
-    profile: Any  # as the client sent it; validated when its item is processed
+    profile: Any  # as sent, its paste reduced to what the advisor reads; validated when processed
+    errors: dict[str, list[str]] | None = None  # a paste that could not be read fails the item now
 
 
 def batch_entries_check(raw: object) -> list[BatchEntry]:
@@ -109,7 +114,27 @@ def batch_entries_check(raw: object) -> list[BatchEntry]:
         errors.setdefault(bad, []).append(UNSTORABLE_MESSAGE)
     if errors:
         raise BatchInvalid(errors)
-    return [BatchEntry(entry["name"], entry["profile"]) for entry in raw]
+    return [BatchEntry(entry["name"], *stored_profile(entry["profile"])) for entry in raw]
+
+
+def stored_profile(
+    profile: Mapping[str, Any],
+) -> tuple[dict[str, Any], dict[str, list[str]] | None]:
+    """The profile a batch keeps: its pasted `current` reduced to the variables the advisor reads
+    (a host's paste can carry passwords, and items are kept with their batch). A paste that
+    cannot be read is not kept: the item fails now with the reason validation would give."""
+    current = profile.get("current")
+    if not isinstance(current, Mapping):
+        return dict(profile), None
+    rest = {key: value for key, value in profile.items() if key != "current"}
+    unknown = [str(key) for key in current if key not in (*CURRENT_FORMS, "os")]
+    if unknown:
+        allowed = ", ".join(CURRENT_FORMS)
+        return rest, {f"current.{show(unknown[0])}": [f"is not a known field; allowed: {allowed}"]}
+    try:
+        return {**rest, "current": reduce_current(current)}, None
+    except CurrentParseError as problem:
+        return rest, {f"current.{problem.field}": [str(problem)]}
 
 
 def batch_create(*, owner: AbstractBaseUser, entries: Sequence[BatchEntry]) -> Batch:
@@ -122,12 +147,22 @@ def batch_create(*, owner: AbstractBaseUser, entries: Sequence[BatchEntry]) -> B
         Batch.objects.create(id=batch_id, owner=owner, total=len(entries))
         insert_rows(
             [
-                BatchItem(batch_id=batch_id, position=i, name=e.name, profile=e.profile)
+                BatchItem(
+                    batch_id=batch_id,
+                    position=i,
+                    name=e.name,
+                    profile=e.profile,
+                    **({} if e.errors is None else _failed_now(e.errors)),
+                )
                 for i, e in enumerate(entries)
             ]
         )
         transaction.on_commit(partial(_queue_or_discard, batch_id))
     return Batch.objects.get(id=batch_id)
+
+
+def _failed_now(errors: dict[str, list[str]]) -> dict[str, Any]:
+    return {"status": BatchItem.Status.FAILED, "errors": errors, "finished_at": timezone.now()}
 
 
 def _queue_or_discard(batch_id: uuid.UUID) -> None:

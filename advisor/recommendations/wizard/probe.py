@@ -24,9 +24,9 @@ from advisor.recommendations.wizard.steps import (
     WIZARD_BY_PATH,
     WIZARD_FIELDS,
     draft_from_profile,
-    paste_text,
     value_at,
 )
+from rules.current.reduce import paste_text
 from rules.errors import ProfileError
 from rules.profile_fields import REPORT_SECTIONS
 from rules.validation import parse_profile

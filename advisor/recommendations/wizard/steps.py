@@ -6,7 +6,6 @@ the draft is turned into the same raw JSON the API receives and `rules.validatio
 judges it, so the wizard and the API accept the same values and answer with the same messages.
 """
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +15,7 @@ from django.contrib.sessions.backends.base import SessionBase
 from rules.catalog import known_names
 from rules.current import CurrentParseError, parse_current
 from rules.current.kept import ECHO_META_KEYS, keep_read_variables
+from rules.current.reduce import paste_text
 from rules.errors import ProfileError
 from rules.profile import Profile
 from rules.profile_fields import FIELDS, REPORT_PATHS, FieldSpec, Kind
@@ -33,7 +33,6 @@ NON_FIELD = "__all__"
 # nothing but why (it may be anything, a password included).
 DRAFT_FIELD_CHARS = 200
 PASTE_PROBLEM = "current_problem"  # why the last paste could not be read
-_BARE_VALUE = re.compile(r"[A-Za-z0-9_.,+\-/:@%]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,27 +161,6 @@ def draft_for_session(draft: Mapping[str, str]) -> dict[str, str]:
     kept[CURRENT_FORM] = form  # a pasted SHOW GLOBAL VARIABLES stays one
     kept[CURRENT_TEXT] = paste_text(form, variables, notes)
     return kept
-
-
-def paste_text(form: str, variables: Mapping[str, str], notes: list[str] | None = None) -> str:
-    """Variables written back in the form they were pasted in, so they read back the same."""
-    if form == "show_variables":  # the mysql client's batch mode: name TAB value
-        return "\n".join(f"{name}\t{_batch_value(value)}" for name, value in variables.items())
-    lines = ["[mysqld]", *(f"# {note}" for note in notes or [])]
-    lines += [f"{name} = {_option_value(value)}" for name, value in variables.items()]
-    return "\n".join(lines)
-
-
-def _batch_value(value: str) -> str:
-    """A value as a batch-mode row carries it: only the backslash needs its escape."""
-    return value.replace("\\", "\\\\")
-
-
-def _option_value(value: str) -> str:
-    """A value as a my.cnf line carries it back: bare when plain, else in double quotes."""
-    if _BARE_VALUE.fullmatch(value):
-        return value
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def draft_initial() -> dict[str, str]:

@@ -1,0 +1,53 @@
+"""A pasted `current` reduced to what the advisor reads, before anything keeps it.
+
+Pastes hold far more than InnoDB's IO settings, sometimes passwords. Whatever must be kept past
+the request that brought it (a wizard draft, a batch's host, a user's measurement) keeps only the
+variables the advisor reads, written back in the form they came in so they read back the same
+(a pasted my.cnf stays a my.cnf, SHOW GLOBAL VARIABLES stays batch-mode rows).
+"""
+
+import re
+from collections.abc import Mapping
+
+from rules.catalog import known_names
+from rules.current.kept import keep_read_variables
+from rules.current.parse import parse_current
+
+_BARE_VALUE = re.compile(r"[A-Za-z0-9_.,+\-/:@%]*")
+
+
+def reduce_current(raw: Mapping[str, object]) -> dict[str, object] | None:
+    """`raw` (a profile's `current`) with only the variables the advisor reads, or None when it
+    holds none of them; raises CurrentParseError, as validation would, when it cannot be read."""
+    current = parse_current(raw)
+    variables, _ = keep_read_variables(current.variables, known_names())
+    if not variables and not current.os:
+        return None
+    form = current.origin if variables else "variables"  # an empty paste would not read back
+    text: object = dict(variables) if form == "variables" else paste_text(form, variables)
+    reduced: dict[str, object] = {form: text}
+    if current.os:
+        reduced["os"] = dict(current.os)
+    return reduced
+
+
+def paste_text(form: str, variables: Mapping[str, str], notes: list[str] | None = None) -> str:
+    """Variables written back as a pasted text form (my.cnf unless `form` is show_variables), so
+    they read back the same."""
+    if form == "show_variables":  # the mysql client's batch mode: name TAB value
+        return "\n".join(f"{name}\t{_batch_value(value)}" for name, value in variables.items())
+    lines = ["[mysqld]", *(f"# {note}" for note in notes or [])]
+    lines += [f"{name} = {_option_value(value)}" for name, value in variables.items()]
+    return "\n".join(lines)
+
+
+def _batch_value(value: str) -> str:
+    """A value as a batch-mode row carries it: only the backslash needs its escape."""
+    return value.replace("\\", "\\\\")
+
+
+def _option_value(value: str) -> str:
+    """A value as a my.cnf line carries it back: bare when plain, else in double quotes."""
+    if _BARE_VALUE.fullmatch(value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
