@@ -90,6 +90,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Refuses a charset other than UTF-8 before any view or the CSRF check reads the request,
+    # with the headers of the middleware above (advisor.charset).
+    "advisor.charset.CharsetMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
