@@ -13,6 +13,8 @@ from weakref import WeakKeyDictionary
 import psycopg
 from django.db import InterfaceError, OperationalError, connection, models
 
+from advisor.postgres.base import DatabaseNotAnswering
+
 
 def insert_rows(rows: Sequence[models.Model], *, ignore_conflicts: bool = False) -> None:
     """INSERT each of `rows` (one model), its fields as `save()` would write them; with
@@ -36,8 +38,10 @@ def store_row(row: models.Model) -> None:
     Django's per-request health check (a `SELECT 1` round trip: 80 us of this process's CPU and
     150 us of wall time here). A connection that died since the last request fails the INSERT
     instead; it is then closed and the INSERT runs once more on a new one, as the health check
-    would have had it. A failure on a live connection is raised as it is. In a transaction, or
-    where queries are logged or wrapped (DEBUG, tests counting queries), `insert_rows` does it."""
+    would have had it (not when the connection was new, or the server never answered: a second
+    try would wait as long again). A failure on a live connection is raised as it is. In a
+    transaction, or where queries are logged or wrapped (DEBUG, tests counting queries),
+    `insert_rows` does it."""
     if (
         connection.vendor != "postgresql"
         or connection.in_atomic_block
@@ -48,11 +52,14 @@ def store_row(row: models.Model) -> None:
         return
     sql = _insert_sql(type(row), True)
     values = _written_values(row)
+    kept = connection.connection is not None
     try:
         _execute_on_kept_cursor(sql, values)
+    except DatabaseNotAnswering:
+        raise  # the server is stuck: another connection would wait as long again
     except (OperationalError, InterfaceError):
-        if connection.is_usable():
-            raise  # the statement failed, not the connection
+        if not kept or connection.is_usable():
+            raise  # the statement failed, or a new connection could not be made: not again
         connection.close()
         _execute_on_kept_cursor(sql, values)
     connection.health_check_done = True  # it just answered: no check later in this request

@@ -90,6 +90,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Refuses a charset other than UTF-8 before any view or the CSRF check reads the request,
+    # with the headers of the middleware above (advisor.charset).
+    "advisor.charset.CharsetMiddleware",
     "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
 
@@ -132,18 +135,29 @@ except ValueError as exc:
         "such as postgres://user:password@host:5432/name or sqlite:///path/to/db.sqlite3."
     ) from None
 
-# A database that is down must fail fast, and one that is stuck must not hold a request: connect
-# and statement timeouts on PostgreSQL, and a budget for the whole request (advisor.unavailable),
-# below gunicorn's 30 s worker timeout.
-DATABASE_CONNECT_TIMEOUT = env_int("DATABASE_CONNECT_TIMEOUT", default=3, min_value=1)
-DATABASE_STATEMENT_TIMEOUT_MS = env_int(
-    "DATABASE_STATEMENT_TIMEOUT_MS", default=10_000, min_value=0
-)
+# A database that is down or stuck must not hold a request: a connect timeout, covering the
+# server's start-up reply too (libpq's minimum is 2 s: "a value of 1 is interpreted as 2",
+# https://www.postgresql.org/docs/current/libpq-connect.html#LIBPQ-CONNECT-CONNECT-TIMEOUT); a
+# statement timeout on the server; and for a server that never answers, a client-side limit on
+# every wait for an answer (advisor.postgres), DATABASE_ANSWER_MARGIN_S past the statement
+# timeout so that the server cancels a slow statement first. A stalled database is answered 503
+# within the larger of the two, well inside the budget for the whole request (advisor.unavailable).
+DATABASE_CONNECT_TIMEOUT = env_int("DATABASE_CONNECT_TIMEOUT", default=2, min_value=1)
+DATABASE_STATEMENT_TIMEOUT_MS = env_int("DATABASE_STATEMENT_TIMEOUT_MS", default=3_000, min_value=0)
+# advisor-engineering-judgement: the server's cancellation of a statement is one round trip back.
+DATABASE_ANSWER_MARGIN_S = 0.5
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["ENGINE"] = "advisor.postgres"
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "connect_timeout": DATABASE_CONNECT_TIMEOUT,
             "options": f"-c statement_timeout={DATABASE_STATEMENT_TIMEOUT_MS}",
+            # 0 turns the statement timeout off, and so the limit on waiting too
+            "answer_timeout": (
+                DATABASE_STATEMENT_TIMEOUT_MS / 1000 + DATABASE_ANSWER_MARGIN_S
+                if DATABASE_STATEMENT_TIMEOUT_MS
+                else None
+            ),
         }
     )
 REQUEST_SECONDS = env_float("DJANGO_REQUEST_SECONDS", 20.0, min_value=0.1, max_value=600.0)

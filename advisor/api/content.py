@@ -1,7 +1,10 @@
 """How the API reads bodies and picks what to answer with.
 
 `JsonParser` refuses bodies over the view's `max_body_bytes` with 413 before reading them whole
-(DRF reads the stream itself, so Django's DATA_UPLOAD_MAX_MEMORY_SIZE does not apply). The
+(DRF reads the stream itself, so Django's DATA_UPLOAD_MAX_MEMORY_SIZE does not apply), and reads
+the body as UTF-8 whatever charset the request names: JSON has no other encoding, and a UTF-7 or
+UTF-16 taken at its word makes lone surrogates out of plain bytes (advisor.charset refuses such
+requests before they get here; this holds where a request comes in another way). The
 export renderers (one per entry of `rules.render.REGISTRY`) and `ExportNegotiation` let `?format=`
 or `Accept` pick an export, with an unknown `?format=` answered 400 naming the field, not DRF's
 bare 404.
@@ -71,7 +74,7 @@ class JsonParser(BaseParser):
         if len(data) > limit:
             raise too_large
         try:
-            text = data.decode(context.get("encoding") or settings.DEFAULT_CHARSET)
+            text = data.decode("utf-8")  # JSON's only encoding (RFC 8259 section 8.1)
             document = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
         except (ValueError, RecursionError) as exc:
             raise exceptions.ParseError(f"The request body is not valid JSON: {exc}") from None

@@ -67,3 +67,9 @@ class ApiDocsApi(SpectacularSwaggerSplitView):
             "script_url": set_query_parameters(request.get_full_path(), script=""),
         }
         return HttpResponse(_DOCS_PAGE.render(context), content_type="text/html; charset=utf-8")
+
+    @extend_schema(exclude=True)
+    def options(self, request: Request, *args: Any, **kwargs: Any) -> HttpResponse:
+        """The methods (DRF adds the Allow header), with no body: DRF's own answer is a
+        metadata document, which this view's only renderer, an HTML template, cannot write."""
+        return HttpResponse()

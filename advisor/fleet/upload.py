@@ -51,6 +51,16 @@ def _from_csv(text: str) -> list[Any]:
     if "\x00" in text:
         raise BatchInvalid({"file": ["holds NUL characters; is it really a CSV file?"]})
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        return _csv_entries(reader)
+    except csv.Error as problem:  # the csv module's own words, except for its cell limit
+        reason = str(problem)
+        if "field limit" in reason:
+            reason = f"a cell is longer than {csv.field_size_limit():,} characters"
+        raise BatchInvalid({"file": [f"line {reader.reader.line_num}: {reason}"]}) from None
+
+
+def _csv_entries(reader: csv.DictReader[str]) -> list[Any]:
     header = reader.fieldnames or []
     unknown = [column for column in header if column not in CSV_COLUMNS]
     if "name" not in header or unknown:

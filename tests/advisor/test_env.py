@@ -202,7 +202,7 @@ class TestSettings:
         assert run.returncode == 0, run.stderr
         shown = json.loads(run.stdout)
         assert shown["DEBUG"] is False
-        assert shown["ENGINE"] == "django.db.backends.postgresql"
+        assert shown["ENGINE"] == "advisor.postgres"  # Django's, with an answer timeout
         assert shown["STATICFILES"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
         assert shown["SECURE_COOKIES"] is True
         assert shown["PROXY_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]

@@ -20,9 +20,9 @@ from tests.worker.conftest import Processes, database_url
 from tests.worker.stall_proxy import StallProxy
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-REQUEST_SECONDS = 3.0
-# A 503 must come well before gunicorn's worker timeout (60 s here, 30 s by default).
-ANSWER_WITHIN_S = REQUEST_SECONDS + 4
+# With the production defaults (a 20 s budget for the whole request), a database that stops
+# answering is answered 503 within this: a web worker is not tied up for long.
+ANSWER_WITHIN_S = 5.0
 
 
 @pytest.fixture
@@ -35,15 +35,11 @@ def proxy() -> Iterator[StallProxy]:
 
 @pytest.fixture
 def web(processes: Processes, proxy: StallProxy) -> str:
+    """gunicorn with the production settings' timeouts, on a database behind the proxy."""
     proxied = database_url().replace(
         f":{connection.settings_dict['PORT'] or 5432}/", f":{proxy.port}/"
     )
-    env = {
-        "DATABASE_URL": proxied,
-        "DJANGO_REQUEST_SECONDS": str(REQUEST_SECONDS),
-        "DATABASE_CONNECT_TIMEOUT": "1",
-    }
-    return processes.web("", env=env)
+    return processes.web("", env={"DATABASE_URL": proxied})
 
 
 COOKIES = http.cookiejar.CookieJar()

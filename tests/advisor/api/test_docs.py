@@ -96,3 +96,10 @@ def test_the_docs_start_up_script_and_assets_are_served(client):
     bundle = client.get(re.findall(r'<script src="([^"]+)"', html)[0])
     assert bundle.status_code == 200
     bundle.close()  # a file response
+
+
+def test_options_on_the_docs_page_lists_its_methods(client):
+    response = client.options("/api/v1/docs")  # was a 500: DRF's metadata through an HTML renderer
+    assert response.status_code == 200
+    assert set(response["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+    assert response.content == b""

@@ -18,11 +18,12 @@ import pytest
 import schemathesis
 from django.core.management import call_command
 from django.core.signals import request_finished, request_started
-from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
+
+from advisor.wsgi import application  # what gunicorn serves, the charset edge included
 
 MAX_EXAMPLES = 100
 CONFIG = SchemathesisConfig.from_dict(
@@ -45,9 +46,7 @@ CHECKS = [
     checks.negative_data_rejection,
 ]
 
-schema = schemathesis.openapi.from_wsgi(
-    "/api/v1/schema?format=json", get_wsgi_application(), config=CONFIG
-)
+schema = schemathesis.openapi.from_wsgi("/api/v1/schema?format=json", application, config=CONFIG)
 
 
 @pytest.fixture

@@ -76,3 +76,20 @@ def test_a_huge_integer_is_named_under_its_field(client):
 def test_a_number_beyond_a_double_is_named_as_not_finite(client):
     response = client.post(RECOMMEND, CASES["1e309"], content_type="application/json")
     assert "finite" in response.json()["message"]
+
+
+@pytest.mark.parametrize(
+    ("charset", "body"),
+    [
+        ("utf-7", b'{"workload": {"kind": "+2AA-"}}'),
+        ("unicode_escape", b'{"workload": {"kind": "\\ud800"}}'),
+    ],
+)
+def test_a_body_is_read_as_utf8_whatever_charset_it_names(client, charset, body):
+    """UTF-7's "+2AA-" and unicode_escape's "\\ud800" would be lone surrogates if the parser
+    took the charset at its word. The site refuses such a charset at its edge
+    (tests/advisor/test_charset.py); the test client goes around it, as another way in would."""
+    response = client.post(RECOMMEND, body, content_type=f"application/json; charset={charset}")
+    assert response.status_code == 400, response.content[:300]
+    assert set(response.json()) == SHAPE
+    assert "workload.kind" in response.json()["errors"]

@@ -72,3 +72,10 @@ def test_a_csv_with_nul_bytes_is_refused_not_a_crash():
     with pytest.raises(BatchInvalid) as refused:
         entries_from_upload("f.csv", b"name,hardware.ram_gb\ndb1,8\x00\n")
     assert list(refused.value.errors) == ["file"]
+
+
+def test_a_cell_over_the_csv_limit_is_refused_naming_its_line():
+    text = "name,hardware.ram_gb\ndb1,8\ndb2," + "9" * 131_073 + "\n"
+    with pytest.raises(BatchInvalid) as refused:  # was csv.Error, a 500
+        entries_from_upload("f.csv", text.encode())
+    assert refused.value.errors == {"file": ["line 3: a cell is longer than 131,072 characters"]}

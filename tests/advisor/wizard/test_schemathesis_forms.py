@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import schemathesis
-from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 from schemathesis import checks
 from schemathesis.config import SchemathesisConfig
@@ -22,6 +21,7 @@ from schemathesis.config import SchemathesisConfig
 from advisor.recommendations.services import estimator_current
 from advisor.recommendations.wizard.presets import PRESETS
 from advisor.recommendations.wizard.steps import STEPS
+from advisor.wsgi import application  # what gunicorn serves, the charset edge included
 from rules.engine import recommend
 from rules.validation import parse_profile
 from tests.advisor.api.test_schemathesis import keep_test_connection
@@ -89,7 +89,7 @@ CONFIG = SchemathesisConfig.from_dict(
     }
 )
 schema = schemathesis.openapi.from_dict(FORMS_SCHEMA, config=CONFIG)
-schema.app = get_wsgi_application()
+schema.app = application
 CALLS: Counter[str] = Counter()
 __all__ = ["keep_test_connection"]  # a fixture the test below uses
 

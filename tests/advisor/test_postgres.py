@@ -1,0 +1,94 @@
+"""advisor.postgres against a real PostgreSQL behind a proxy that stalls: a server that stops
+answering costs a query its answer timeout, once, and a new connection its connect timeout.
+
+Before it, a query on a stalled server waited until the whole request's budget ran out (20 s),
+and Django's health check took the stall for a dead connection and waited on a new one too.
+The whole app behind gunicorn: tests/worker/test_database_down.py."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import OperationalError, connection
+from django.db.utils import load_backend
+
+from advisor.postgres.base import DatabaseNotAnswering
+from tests.worker.stall_proxy import StallProxy
+
+pytestmark = pytest.mark.django_db
+ANSWER_S = 1.0  # shorter than the settings' own, to keep the test quick
+CONNECT_S = 2  # libpq's least
+
+
+@pytest.fixture
+def proxy() -> Iterator[StallProxy]:
+    s = connection.settings_dict
+    running = StallProxy((s["HOST"] or "127.0.0.1", int(s["PORT"] or 5432)))
+    yield running
+    running.down()
+
+
+@pytest.fixture
+def stallable(proxy: StallProxy) -> Iterator[Any]:
+    """A second connection to the test database, through the proxy, checked as requests are."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    options = {**connection.settings_dict["OPTIONS"], "answer_timeout": ANSWER_S}
+    options["connect_timeout"] = CONNECT_S
+    settings_dict = {
+        **connection.settings_dict,
+        "PORT": str(proxy.port),
+        "OPTIONS": options,
+        "CONN_HEALTH_CHECKS": True,
+    }
+    wrapper = load_backend("advisor.postgres").DatabaseWrapper(settings_dict, alias="stallable")
+    yield wrapper
+    wrapper.close()
+
+
+def _select_one(wrapper: Any) -> float:
+    started = time.monotonic()
+    with wrapper.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        assert cursor.fetchone() == (1,)
+    return time.monotonic() - started
+
+
+def _seconds_to_fail(wrapper: Any, error: type[Exception]) -> float:
+    started = time.monotonic()
+    with pytest.raises(error):
+        _select_one(wrapper)
+    return time.monotonic() - started
+
+
+def test_a_query_the_server_never_answers_fails_after_the_answer_timeout(stallable, proxy):
+    assert _select_one(stallable) < ANSWER_S
+    proxy.stall()
+    assert ANSWER_S <= _seconds_to_fail(stallable, DatabaseNotAnswering) < ANSWER_S + 0.5
+    assert stallable.connection.closed  # its state is unknown: never used again
+
+
+def test_the_health_check_on_a_stalled_connection_fails_once_without_reconnecting(stallable, proxy):
+    _select_one(stallable)
+    stallable.close_if_unusable_or_obsolete()  # as at the start of each request
+    proxy.stall()
+    # Django's check runs SELECT 1 and, on a psycopg error, connects again: 1 s + 2 s.
+    assert _seconds_to_fail(stallable, DatabaseNotAnswering) < ANSWER_S + 0.5
+
+
+def test_a_new_connection_to_a_stalled_server_fails_after_the_connect_timeout(stallable, proxy):
+    proxy.stall()
+    assert _seconds_to_fail(stallable, OperationalError) < CONNECT_S + 0.5
+
+
+def test_the_settings_answer_a_stalled_database_well_within_five_seconds():
+    options = settings.DATABASES["default"]["OPTIONS"]
+    if "answer_timeout" not in options:
+        pytest.skip("PostgreSQL only")
+    statement_s = settings.DATABASE_STATEMENT_TIMEOUT_MS / 1000
+    assert options["answer_timeout"] > statement_s  # the server cancels a slow statement first
+    assert max(options["answer_timeout"], options["connect_timeout"]) <= 4
