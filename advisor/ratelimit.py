@@ -36,10 +36,11 @@ logger = logging.getLogger(__name__)
 
 PERIODS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
-# advisor-engineering-judgement, measured (benchmarks/paste_cost.py, the Django test client on
-# this project's 2-vCPU host): POST /api/v1/recommendations took 4-6 ms without a pasted my.cnf,
-# 15 ms with 64 KiB of it and 179 ms with 1 MB, about 5.5 ms per 32 KiB. So one unit per started
-# 32 KiB of body weighs a request about as its parse costs; a profile without a paste is 1 unit.
+# advisor-engineering-judgement, measured with benchmarks/paste_cost.py (least of 9 requests, two
+# runs on this project's shared 2-vCPU host): POST /api/v1/recommendations took 4-10 ms without a
+# pasted my.cnf, 15-36 ms with 64 KiB of it and 49-177 ms with 256 KiB, so each 32 KiB of paste
+# costs about one to two requests without one. One unit per started 32 KiB of body is that,
+# rounded towards the client; a profile without a paste is 1 unit.
 COST_UNIT_BYTES = 32 * 1024
 
 # How long a process counts on its own after the shared cache failed, before asking it again.
