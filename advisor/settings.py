@@ -271,7 +271,9 @@ BATCH_STALL_SECONDS = env_int("BATCH_STALL_SECONDS", default=300, min_value=10)
 
 # REST API (Django REST framework + drf-spectacular). Errors all take one shape, from one handler.
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.TokenAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "advisor.api.authentication.AddressLimitedTokenAuthentication"
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "DEFAULT_RENDERER_CLASSES": ["advisor.api.content.FastJsonRenderer"],
     "DEFAULT_PARSER_CLASSES": ["advisor.api.content.JsonParser"],
@@ -281,13 +283,20 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env_int("DJANGO_NUM_PROXIES", default=0, min_value=0, max_value=10),
     "STRICT_JSON": True,
 }
-# Requests per client (token user, else IP address) and window, for the open endpoints too.
+# Requests per client (token user, else IP address) and window, for the open endpoints too; a
+# request counts one unit per started 32 KiB of body (advisor.ratelimit.COST_UNIT_BYTES).
 _RATE_HELP = "a count per second, minute, hour or day, e.g. 120/minute"
 API_RATE_ANON = env_str("DJANGO_API_RATE_ANON", default="120/minute", accepts=_RATE_HELP)
 API_RATE_USER = env_str("DJANGO_API_RATE_USER", default="1200/minute", accepts=_RATE_HELP)
-# POSTs per address to the pages that compute or store (presets, wizard, what-if, batch upload).
+# Units per address on the pages that compute or store: POSTs (presets, wizard, what-if, batch
+# upload) by body size as above, and GETs of a result page, its downloads and the sources page.
 PAGE_RATE = env_str("DJANGO_PAGE_RATE", default="60/minute", accepts=_RATE_HELP)
+# Failed API token checks per address; past it, requests with a token get 429 unchecked.
+# advisor-engineering-judgement: a tool with a stale token fails once per run, a person retyping
+# one a few times; 20 a minute leaves that room and stops guessing or loading the database.
+AUTH_FAILURE_RATE = env_str("DJANGO_AUTH_FAILURE_RATE", default="20/minute", accepts=_RATE_HELP)
 for _name, _rate in (
+    ("DJANGO_AUTH_FAILURE_RATE", AUTH_FAILURE_RATE),
     ("DJANGO_API_RATE_ANON", API_RATE_ANON),
     ("DJANGO_API_RATE_USER", API_RATE_USER),
     ("DJANGO_PAGE_RATE", PAGE_RATE),

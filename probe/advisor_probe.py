@@ -101,7 +101,7 @@ class V:
     KIND_DEFAULT = "oltp"
     DURABILITY_FULL, DURABILITY_RELAXED = "full", "relaxed"
     # The API's bounds (rules/profile.py, rules/profile_fields.py): the probe stays inside them.
-    MAX_CURRENT_TEXT_BYTES = 1_000_000
+    MAX_CURRENT_TEXT_BYTES = 1_000_000  # show_variables' limit, MAX_TEXT_BYTES there
     MAX_FROM_CHARS = 200
     MAX_PROVENANCE = 200
     MAX_UNDETECTED = 100

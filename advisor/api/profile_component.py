@@ -17,7 +17,7 @@ from rules.current.text import MAX_VALUE_CHARS
 from rules.current.variables import MAX_VARIABLES
 from rules.field_spec import optional_sections
 from rules.profile import Profile
-from rules.profile_fields import CURRENT_FORMS, FIELDS, MAX_CURRENT_TEXT_BYTES, FieldSpec, Kind
+from rules.profile_fields import CURRENT_FORMS, FIELDS, MAX_TEXT_BYTES, FieldSpec, Kind
 from rules.validation import _KERNEL, PROVENANCE_PATHS  # as validation applies them
 from rules.version import _RELEASE
 
@@ -129,7 +129,7 @@ def _sections() -> dict[str, Schema]:
 
 def current_schema() -> Schema:
     """`current`: exactly one of the three forms, plus optional OS settings."""
-    text = {"type": "string", "minLength": 1, "maxLength": MAX_CURRENT_TEXT_BYTES}
+    text = {"type": "string", "minLength": 1}
     value = {
         "oneOf": [
             {"type": "string", "maxLength": MAX_VALUE_CHARS},
@@ -160,8 +160,13 @@ def current_schema() -> Schema:
                 "maxProperties": MAX_VARIABLES,
                 "description": 'Names to values, e.g. {"innodb_io_capacity": "200"}.',
             },
-            "mycnf": text | {"description": "The text of a my.cnf."},
-            "show_variables": text | {"description": "Output of SHOW GLOBAL VARIABLES."},
+            "mycnf": text
+            | {"maxLength": MAX_TEXT_BYTES["mycnf"], "description": "The text of a my.cnf."},
+            "show_variables": text
+            | {
+                "maxLength": MAX_TEXT_BYTES["show_variables"],
+                "description": "Output of SHOW GLOBAL VARIABLES.",
+            },
             "os": {
                 "type": "object",
                 "nullable": True,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from rules.current.errors import CurrentParseError
 from rules.current.messages import kind
-from rules.profile_fields import MAX_CURRENT_TEXT_BYTES
+from rules.profile_fields import MAX_TEXT_BYTES
 
 MAX_VALUE_CHARS = 65_536
 # Share of control characters above which a text is taken for binary data, not a config.
@@ -25,12 +25,12 @@ def checked_text(field: str, raw: object) -> str:
     """The text of a mycnf / show_variables form, after the size and binary checks."""
     if not isinstance(raw, str):
         raise CurrentParseError(field, f"must be text; got {kind(raw)}")
-    too_long = len(raw) > MAX_CURRENT_TEXT_BYTES
-    if too_long or len(raw.encode("utf-8", "surrogatepass")) > MAX_CURRENT_TEXT_BYTES:
+    limit = MAX_TEXT_BYTES[field]
+    too_long = len(raw) > limit
+    if too_long or len(raw.encode("utf-8", "surrogatepass")) > limit:
         raise CurrentParseError(
             field,
-            f"is longer than the limit of {MAX_CURRENT_TEXT_BYTES:,} bytes "
-            "(paste only the server's part)",
+            f"is longer than the limit of {limit:,} bytes (paste only the server's part)",
         )
     text = raw.removeprefix("\ufeff")
     unprintable = len(_UNPRINTABLE.findall(text))

@@ -8,7 +8,7 @@ from rules.current.kept import holds_secret
 from rules.current.messages import kind, show
 from rules.current.names import MAX_NAME_CHARS, is_name, normalise_name
 from rules.current.text import CONTROL, MAX_VALUE_CHARS, Parsed
-from rules.profile_fields import MAX_CURRENT_TEXT_BYTES
+from rules.profile_fields import MAX_TEXT_BYTES
 
 MAX_VARIABLES = 5000
 
@@ -33,9 +33,9 @@ def read_variables(raw: object) -> Parsed:
             later = "" if holds_secret(name) or holds_secret(text) else f" {text!r}"
             notes.append(f"{name} was given twice; the later value{later} was used")
         variables[name] = text
-    if size > MAX_CURRENT_TEXT_BYTES:
+    if size > MAX_TEXT_BYTES["variables"]:
         raise CurrentParseError(
-            "variables", f"is larger than the limit of {MAX_CURRENT_TEXT_BYTES:,} bytes"
+            "variables", f"is larger than the limit of {MAX_TEXT_BYTES['variables']:,} bytes"
         )
     return variables, notes
 

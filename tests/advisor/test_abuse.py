@@ -1,6 +1,7 @@
-"""What an anonymous client can make the site do: limits on the pages that compute or store, a
-bounded session per visitor that keeps no pasted secret, expired sessions cleared, and admin
-logins locked out after repeated failures."""
+"""What an anonymous client can make the site do: limits on the pages that compute or store
+(weighed by body size, GETs of the pages that compute included), a bounded session per visitor
+that keeps no pasted secret, expired sessions cleared, and admin logins locked out after repeated
+failures."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from advisor.recommendations.services import recommendation_create
 from advisor.recommendations.wizard.steps import SESSION_KEY
 from advisor.tasks import sessions_clear
+from rules.validation import parse_profile
 from tests.advisor.wizard.helpers import ANSWERS
+from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db
 
@@ -58,6 +62,44 @@ def test_a_forwarded_address_is_ignored_unless_proxies_are_declared(settings):
         client.post("/wizard/reset/", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}").status_code
         for i in range(3)
     ]
+    assert codes == [302, 302, 429]
+
+
+@pytest.fixture
+def permalink() -> str:
+    return recommendation_create(profile=parse_profile(raw_profile())).permalink
+
+
+@pytest.mark.parametrize("suffix", ["", "?whatif=ram", "download/mycnf"])
+def test_gets_of_a_result_past_the_page_rate_get_a_429_page(settings, permalink, suffix):
+    """One address's result-page GETs (32 connections) took another user's median from 10 ms to
+    1,061 ms: they compute, so they count."""
+    settings.PAGE_RATE = "3/minute"
+    client = Client(REMOTE_ADDR="192.0.2.30")
+    assert [client.get(permalink + suffix).status_code for _ in range(3)] == [200] * 3
+    refused = client.get(permalink + suffix)
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert Client(REMOTE_ADDR="192.0.2.31").get(permalink + suffix).status_code == 200
+
+
+def test_the_sources_page_counts_against_the_page_rate(settings):
+    settings.PAGE_RATE = "1/minute"
+    client = Client(REMOTE_ADDR="192.0.2.32")
+    assert [client.get("/sources/").status_code for _ in range(2)] == [200, 429]
+
+
+def test_a_big_paste_uses_more_of_the_page_rate_than_a_small_one(settings):
+    """A POST counts one unit per started 32 KiB of body."""
+    settings.PAGE_RATE = "10/minute"
+    client = Client(REMOTE_ADDR="192.0.2.33")
+    small = {"current_form": "mycnf", "current_text": "[mysqld]\ninnodb_io_capacity=200\n"}
+    assert [client.post("/wizard/current/", small).status_code for _ in range(2)] == [302, 302]
+    big = {
+        **small,
+        "current_text": small["current_text"] + "# padding line\n" * 8000,
+    }  # 4 units (multipart)
+    codes = [client.post("/wizard/current/", big).status_code for _ in range(3)]
     assert codes == [302, 302, 429]
 
 

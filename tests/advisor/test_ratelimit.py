@@ -1,4 +1,5 @@
-"""The fixed-window counter on a real Redis: counts, windows' lifetimes, one round trip."""
+"""The fixed-window counter on a real Redis: counts weighed by cost, windows' lifetimes, one round
+trip, and the per-process count while the cache does not answer."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import uuid
 
 import pytest
 import redis
+from django.test import RequestFactory
 
-from advisor.ratelimit import over_limit
+from advisor.ratelimit import body_units, over_limit, wait_if_over
 
 REDIS_URL = "redis://127.0.0.1:6379/14"
 
@@ -62,13 +64,68 @@ def test_a_redis_that_forgot_the_script_gets_it_again(on_redis):
     assert on_redis.get(_key(scope, "addr:a", 60)) == b"2"
 
 
-def test_a_redis_that_does_not_answer_lets_the_request_through(settings, caplog):
+CLOSED_PORT = "redis://127.0.0.1:1/0"  # nothing listens on port 1: connections are refused
+
+
+@pytest.fixture
+def cache_down(settings) -> None:
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+            "LOCATION": CLOSED_PORT,
         }
     }
-    assert over_limit("test-down", "addr:a", "1/minute") is None
-    assert over_limit("test-down", "addr:a", "1/minute") is None
+
+
+def test_a_request_counts_its_cost(on_redis):
+    scope = f"test-{uuid.uuid4().hex}"
+    assert over_limit(scope, "addr:a", "10/minute", cost=4) is None
+    assert over_limit(scope, "addr:a", "10/minute", cost=6) is None
+    assert on_redis.get(_key(scope, "addr:a", 60)) == b"10"
+    assert over_limit(scope, "addr:a", "10/minute") is not None  # the 11th unit
+
+
+def test_a_cost_above_the_rate_passes_once_in_an_empty_window(on_redis):
+    scope = f"test-{uuid.uuid4().hex}"
+    assert over_limit(scope, "addr:a", "5/minute", cost=500) is None
+    assert over_limit(scope, "addr:a", "5/minute") is not None
+
+
+@pytest.mark.parametrize(
+    ("length", "units"),
+    [(None, 1), ("", 1), ("0", 1), ("425", 1), ("32768", 1), ("32769", 2), ("1000000", 31)],
+)
+def test_a_body_costs_one_unit_per_started_32_kib(length, units):
+    meta = {} if length is None else {"CONTENT_LENGTH": length}
+    assert body_units(RequestFactory().generic("POST", "/", **meta)) == units
+
+
+def test_a_peek_does_not_count_and_says_when_the_rate_is_used(on_redis):
+    scope = f"test-{uuid.uuid4().hex}"
+    assert wait_if_over(scope, "addr:a", "2/minute") is None
+    over_limit(scope, "addr:a", "2/minute")
+    assert wait_if_over(scope, "addr:a", "2/minute") is None
+    over_limit(scope, "addr:a", "2/minute")
+    wait = wait_if_over(scope, "addr:a", "2/minute")
+    assert wait is not None
+    assert 0 < wait <= 60
+    assert on_redis.get(_key(scope, "addr:a", 60)) == b"2"
+
+
+def test_a_redis_that_does_not_answer_still_limits_in_this_process(cache_down, caplog):
+    """The limit fails to this process's memory: neither open (one client could slow everyone
+    while Redis is down) nor closed (a cache outage would be a site outage)."""
+    assert over_limit("test-down", "addr:a", "2/minute") is None
+    assert over_limit("test-down", "addr:a", "2/minute") is None
+    assert over_limit("test-down", "addr:a", "2/minute") is not None
+    assert over_limit("test-down", "addr:b", "2/minute") is None  # each client its own count
+    assert wait_if_over("test-down", "addr:a", "2/minute") is not None
     assert "rate-limit cache unavailable" in caplog.text
+
+
+def test_after_a_failure_the_shared_cache_is_left_alone_for_a_while(cache_down, caplog):
+    """A cache that hangs would otherwise cost every request its connect timeout."""
+    over_limit("test-down", "addr:a", "5/minute")
+    over_limit("test-down", "addr:a", "5/minute")
+    failures = [r for r in caplog.records if "rate-limit cache unavailable" in r.getMessage()]
+    assert len(failures) == 1

@@ -19,7 +19,7 @@ from advisor.recommendations.wizard.steps import (
     PASTE_FORMS,
     Step,
 )
-from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, FieldSpec, Kind
+from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, MAX_TEXT_BYTES, FieldSpec, Kind
 
 # How each closed value reads in a list; the values themselves are the schema's.
 CHOICE_LABELS: dict[str, dict[str, str]] = {
@@ -150,8 +150,9 @@ def paste_fields(live: Mapping[str, str]) -> dict[str, RawField]:
         CURRENT_TEXT: RawField(
             label="Current settings",
             help_text=(
-                "The [mysqld] part of my.cnf, or the output of SHOW GLOBAL VARIABLES; "
-                f"up to {MAX_CURRENT_TEXT_BYTES:,} bytes. Leave it empty to skip."
+                f"The [mysqld] part of my.cnf (up to {MAX_TEXT_BYTES['mycnf']:,} bytes), or the "
+                "output of SHOW GLOBAL VARIABLES (up to "
+                f"{MAX_TEXT_BYTES['show_variables']:,} bytes). Leave it empty to skip."
             ),
             required=False,
             widget=forms.Textarea(attrs=text_attrs),

@@ -65,15 +65,42 @@ def test_a_token_has_its_own_allowance(post_json, token, settings):
     assert again.status_code == 200
 
 
-def test_the_limit_lets_requests_through_when_the_cache_is_down(post_json, settings, monkeypatch):
-    settings.API_RATE_ANON = "1/minute"
+def test_the_limit_still_holds_when_the_cache_is_down(post_json, settings):
+    """Counted in this process instead (advisor.ratelimit): not open, and not a site outage."""
+    settings.API_RATE_ANON = "2/minute"
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:1/0",  # nothing listens on port 1
+        }
+    }
+    codes = [
+        post_json("/api/v1/recommendations?store=false", raw_profile()).status_code
+        for _ in range(3)
+    ]
+    assert codes == [200, 200, 429]
 
-    def broken(*args, **kwargs):
-        raise ConnectionError("cache down")
 
-    monkeypatch.setattr("advisor.ratelimit.cache.incr", broken)
-    for _ in range(3):
-        assert post_json("/api/v1/recommendations?store=false", raw_profile()).status_code == 200
+def _with_paste(size: int) -> dict[str, object]:
+    """A profile whose current my.cnf is about `size` bytes of distinct variables."""
+    lines = [f"loose_variable_{i}=value_{i}\n" for i in range(size // 28)]
+    return {**raw_profile(), "current": {"mycnf": "[mysqld]\n" + "".join(lines)}}
+
+
+def test_a_big_paste_uses_more_of_the_allowance_than_a_small_one(post_json, settings):
+    """Four concurrent 1 MB pastes within 120 requests a minute slowed another client from 17 ms
+    to 1,679 ms: a request now counts one unit per started 32 KiB of body."""
+    settings.API_RATE_ANON = "20/minute"
+    small = [post_json("/api/v1/recommendations?store=false", _with_paste(1000)) for _ in range(5)]
+    assert [r.status_code for r in small] == [200] * 5  # 5 of the 20 units
+    big = _with_paste(200_000)  # 7 units each
+    assert [
+        post_json("/api/v1/recommendations?store=false", big).status_code for _ in range(3)
+    ] == [
+        200,
+        200,
+        429,
+    ]
 
 
 # A database outage: tests/worker/test_database_down.py, against gunicorn and a real outage.

@@ -235,9 +235,9 @@ def test_binary_garbage_in_the_paste_box_is_an_error_not_a_crash(client):
 
 
 def test_a_paste_over_the_apis_limit_gets_the_apis_message(client):
-    response = post_step(client, "current", current_text="# x\n" * 400_000, follow=True)  # 1.6 MB
+    response = post_step(client, "current", current_text="# x\n" * 100_000, follow=True)  # 400 KB
     assert response.status_code == 200
-    assert "is longer than the limit of 1,000,000 bytes" in response.content.decode()
+    assert "is longer than the limit of 262,144 bytes" in response.content.decode()
 
 
 def test_a_5_mb_paste_is_refused_without_a_traceback(client):

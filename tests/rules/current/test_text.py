@@ -3,7 +3,7 @@
 import pytest
 
 from rules.current import parse_current
-from rules.profile_fields import MAX_CURRENT_TEXT_BYTES
+from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, MAX_TEXT_BYTES
 from tests.rules.current.fixtures import error_of
 
 
@@ -28,7 +28,30 @@ def test_it_rejects_text_forms_that_are_not_text(form: str, value: object) -> No
 def test_it_rejects_text_over_the_size_limit(form: str, text: str) -> None:
     problem = error_of({form: text})
     assert problem.field == form
-    assert f"{MAX_CURRENT_TEXT_BYTES:,} bytes" in str(problem)
+    assert f"{MAX_TEXT_BYTES[form]:,} bytes" in str(problem)
+
+
+def test_a_my_cnf_is_bounded_by_what_a_mysqld_section_needs() -> None:
+    """256 KiB: every variable of a server as name=value with a comment line each is under
+    100 KB (rules/profile_fields.py). It was 1,000,000 bytes, parsed on the request."""
+    text = "[mysqld]\n" + "innodb_io_capacity=200\n" * (MAX_TEXT_BYTES["mycnf"] // 23 + 1)
+    assert len(text) > MAX_TEXT_BYTES["mycnf"]
+    problem = error_of({"mycnf": text})
+    assert problem.field == "mycnf"
+    assert str(problem).startswith("is longer than the limit of 262,144 bytes")
+
+
+def test_the_boxed_table_of_a_whole_show_global_variables_fits() -> None:
+    """The client's table pads every row to the widest value: MariaDB 10.11's 657 variables, with
+    an optimizer_switch of 846 characters, came to 600,600 bytes."""
+    rule = "+" + "-" * 58 + "+" + "-" * 848 + "+"
+    rows = [
+        f"| {'variable_' + str(i):<56} | {'v' * (846 if i == 0 else 3):<846} |" for i in range(657)
+    ]
+    table = "\n".join([rule, f"| {'Variable_name':<56} | {'Value':<846} |", rule, *rows, rule])
+    assert 590_000 < len(table) < MAX_TEXT_BYTES["show_variables"]
+    parsed = parse_current({"show_variables": table})
+    assert len(parsed.variables) == 657
 
 
 @pytest.mark.parametrize("form", ["mycnf", "show_variables"])
