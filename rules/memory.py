@@ -69,7 +69,11 @@ PERFORMANCE_SCHEMA_BYTES = 256 * MIB
 # key_buffer_size (the MyISAM index cache, allocated whole): 8 MiB on MySQL, 128 MiB on MariaDB
 # (MySQL 8.0 Reference Manual, 7.1.8, key_buffer_size; MariaDB MyISAM System Variables,
 # key_buffer_size).
-KEY_BUFFER_DEFAULT_BYTES = {Flavor.MYSQL: 8 * MIB, Flavor.PERCONA: 8 * MIB, Flavor.MARIADB: 128 * MIB}
+KEY_BUFFER_DEFAULT_BYTES = {
+    Flavor.MYSQL: 8 * MIB,
+    Flavor.PERCONA: 8 * MIB,
+    Flavor.MARIADB: 128 * MIB,
+}
 # table_open_cache: 4000 on MySQL 8.0 and later, 2000 on MySQL 5.7 and on MariaDB (each manual's
 # server system variables). What one cached table costs depends on its columns and indexes; 16
 # KiB an entry is the figure used here (advisor-engineering-judgement).
@@ -190,7 +194,9 @@ def cache_bytes(profile: Profile) -> int:
     key_buffer = _pasted_bytes(pasted, "key_buffer_size")
     tables = _pasted_bytes(pasted, "table_open_cache")
     if tables is None:
-        newer = flavor is not Flavor.MARIADB and profile.server.version.key() >= TEMPTABLE_FROM.key()
+        newer = (
+            flavor is not Flavor.MARIADB and profile.server.version.key() >= TEMPTABLE_FROM.key()
+        )
         tables = TABLE_OPEN_CACHE_DEFAULT if newer else TABLE_OPEN_CACHE_OLD_DEFAULT
     return (
         (PERFORMANCE_SCHEMA_BYTES if schema_on else 0)

@@ -164,7 +164,9 @@ def _buffer_pool(seen: Seen) -> set[str]:
     fixes = "; ".join(f.text for f in connection_fixes(seen.profile, seen.catalog, budget))
     lever = "memory (a higher limit)" if hardware.is_memory_limited else "RAM"
     seen.check("remedy", fixes or f"more {lever} or fewer clients")
-    seen.check("fix_sentence", f" What fixes it is on the connections' side: {fixes}." if fixes else "")
+    seen.check(
+        "fix_sentence", f" What fixes it is on the connections' side: {fixes}." if fixes else ""
+    )
     parts = (budget.os_reserve, budget.log_buffer, budget.sessions, temp, budget.caches)
     assert sum(parts) == budget.total
     if seen.case in ("share", "large"):
