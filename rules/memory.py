@@ -7,9 +7,9 @@ Per connection the sort, join and read buffers may each grow to their limit
 defaults from the catalog. In-memory internal temporary tables are counted where the server
 bounds them: on MySQL and Percona Server 8.0 and later the TempTable engine keeps all of them
 together under one global cap, temptable_max_ram (mysql-manual-internal-temporary-tables),
-counted once (or one tmp_table_size per connection where that is less); on MariaDB, on MySQL 5.7 and wherever
-internal_tmp_mem_storage_engine=MEMORY, each is a MEMORY table of up to the smaller of
-tmp_table_size and max_heap_table_size (mariadb-docs-tmp-table-size), counted once per
+counted once (or one tmp_table_size per connection where that is less); on MariaDB, on MySQL
+5.7 and wherever internal_tmp_mem_storage_engine=MEMORY, each is a MEMORY table of up to the
+smaller of tmp_table_size and max_heap_table_size (mariadb-docs-tmp-table-size), counted once per
 connection.
 """
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rules.catalog import ServerCatalog
 from rules.current import parse_number
 from rules.enums import Flavor
-from rules.memory import Budget, per_session_bytes, pasted_variables, session_buffers
+from rules.memory import Budget, pasted_variables, per_session_bytes, session_buffers
 from rules.profile import Profile
 from rules.units import bytes_for_config, bytes_for_people
 
@@ -75,10 +75,13 @@ def _buffers_to_defaults(profile: Profile, catalog: ServerCatalog, budget: Budge
 
 
 def _max_connections(profile: Profile, budget: Budget) -> list[Fix]:
+    """Only a pasted max_connections: the default (151) is what the server runs without one,
+    and the budget counts the declared clients, not it."""
     text = pasted_variables(profile).get("max_connections")
     number = parse_number(text) if text is not None else None
-    allowed = int(number) if isinstance(number, int | float) else DEFAULT_MAX_CONNECTIONS
-    cap, clients = connection_cap(profile), profile.workload.concurrency
+    if not isinstance(number, int | float):
+        return []
+    allowed, cap, clients = int(number), connection_cap(profile), profile.workload.concurrency
     if allowed <= cap:
         return []
     beyond = (allowed - cap) * budget.per_session
@@ -114,8 +117,9 @@ def _thread_pool(profile: Profile, budget: Budget) -> list[Fix]:
             "thread_handling",
             f"set thread_handling={THREAD_POOL}: {clients:,} clients on {cores:,} cores is "
             f"{per_core:,.0f} a core, and the pool runs about one statement per core at a time "
-            f"(thread_pool_size defaults to the core count; a few more while statements wait), so about {cores:,} connections' "
-            f"buffers ({bytes_for_people(cores * budget.per_session)}) are in use at once "
-            f"instead of {clients:,} ({bytes_for_people(budget.sessions)})",
+            "(thread_pool_size defaults to the core count; a few more while statements wait), "
+            f"so about {cores:,} connections' buffers "
+            f"({bytes_for_people(cores * budget.per_session)}) are in use at once instead of "
+            f" {clients:,} ({bytes_for_people(budget.sessions)})",
         )
     ]

@@ -78,8 +78,9 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
     else:
         pool = round_down(pool, CHUNK_BYTES * instances_for(ctx, pool))
     if pool <= floor:
+        # the floor itself may still fit (rounding took the pool below it): then it is "tight"
+        case = "floor" if case == "tight" and ram - budget.total < floor else case
         pool = floor
-        case = "floor" if case == "tight" else case
     fixes = connection_fixes(ctx.profile, ctx.catalog, budget) if case in _SQUEEZED else []
     data = ctx.profile.workload.data_size_bytes
     warnings = _squeezed(ctx, case, pool, target, budget, fixes)

@@ -20,12 +20,12 @@ from rules.devices import PAGE_BYTES
 from rules.engine import recommend
 from rules.enums import Flavor
 from rules.memory import memory_budget
+from rules.memory_fixes import connection_fixes
 from rules.profile import Profile
 from rules.registry import SETTING_RULES
 from rules.result import Result, Setting
 from rules.rounding import clamp, percent_text, round_readable
 from rules.rule import Context, Rule
-from rules.memory_fixes import connection_fixes
 from rules.settings.buffer_pool import LARGE_HOST_RESERVE_BYTES, POOL_FLOOR_SHARE, target_pool
 from rules.settings.log_buffer import LARGE_TRANSACTION_BYTES
 from rules.settings.log_writer import WRITER_THREADS_FROM_CORES

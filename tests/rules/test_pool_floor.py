@@ -74,7 +74,8 @@ def test_mysql_80_counts_temporary_tables_once_and_keeps_most_of_the_pool() -> N
     assert "read_rnd_buffer_size 2M -> 256K" in setting.explanation
     assert "frees 26.8 GiB over 200 connections" in setting.explanation
     squeezed = [w for w in result.warnings if w.startswith("The buffer pool gets 32 GiB")]
-    assert len(squeezed) == 1 and "sort_buffer_size 64M -> 256K" in squeezed[0]
+    assert len(squeezed) == 1
+    assert "sort_buffer_size 64M -> 256K" in squeezed[0]
     # no 227 GiB figure anywhere: tmp_table_size is not multiplied by the connections
     assert not [w for w in result.warnings if "227" in w]
 
@@ -88,7 +89,8 @@ def test_mariadb_keeps_the_floor_and_names_every_fix() -> None:
     assert pool == 12 * GIB + 7 * 128 * MIB  # 12.8 GiB rounded up to whole 128 MiB chunks
     setting = result.setting("innodb_buffer_pool_size")
     assert setting is not None
-    assert "its floor" in setting.reason and "lowered" not in setting.reason
+    assert "its floor" in setting.reason
+    assert "lowered" not in setting.reason
     assert "227 GiB for 200 connections" in setting.explanation
     [warning] = [w for w in result.warnings if "is too small for what this server" in w]
     for pasted in (
