@@ -281,8 +281,8 @@ RULE = Rule(
             _EVIDENCE + _EV_TEMP,
         ),
         "floor": Case(
-            "{pool_share} of {memory}, its floor: what the server needs beside the pool does "
-            "not fit beside even that, so that is what must change",
+            "{pool_share} of {memory}, its floor: even beside that, what the connections and "
+            "the OS need does not fit, and that is what must change",
             _EXPLAIN + " The sizing rule would give the pool {target}, but what the server needs "
             "beside it leaves less than {floor} of {memory}; a smaller cache would slow every "
             "query to protect a peak, so the pool stays at its floor of {floor} of {memory}, "
