@@ -10,7 +10,8 @@ from rules.current.server_numbers import parse_number
 from rules.currentvalues import LEGACY_REDO, REDO_CAPACITY, is_off, legacy_redo_bytes
 from rules.defaults import server_name
 from rules.enums import FlashClass, Flavor, Media, RaidLevel
-from rules.memory import SESSION_BUFFERS
+from rules.memory import MAX_HEAP_TABLE_DEFAULT_BYTES, SESSION_BUFFERS, temp_tables_shared
+from rules.memory_fixes import DEFAULT_MAX_CONNECTIONS
 from rules.profile import Current, Profile, Storage
 from rules.storage import describe_array
 from rules.units import GIB, bytes_for_config
@@ -25,9 +26,6 @@ SESSION_BUFFER_NAMES = (*SESSION_BUFFERS, *UNCATALOGUED_SESSION_BUFFERS)
 QUERY_CACHE_REMOVED_FROM = ServerVersion(8, 0)
 QUERY_CACHE_VARIABLES = tuple(sorted(n for n in AUDITED_NAMES if n.startswith("query_cache_")))
 PARITY_RAID_IOS_PER_WRITE = {RaidLevel.RAID5: 4, RaidLevel.RAID6: 6}  # rules/devices.py
-# max_connections when the paste leaves it out: 151 on MySQL 5.7 to 9.x and on MariaDB (both
-# manuals' server system variables).
-DEFAULT_MAX_CONNECTIONS = 151
 
 
 def audit(profile: Profile, catalog: ServerCatalog) -> list[str]:
@@ -121,6 +119,15 @@ def session_buffer_warnings(profile: Profile, buffer_pool_bytes: int | None) -> 
     if current is None:
         return []
     sizes = {name: _bytes(current.variables.get(name)) for name in SESSION_BUFFER_NAMES}
+    temp = sizes.pop("tmp_table_size")
+    if temp is not None and not temp_tables_shared(profile):
+        # a MEMORY table: the smaller of the two limits (rules/memory.py); under TempTable one
+        # global cap holds every session's temporary tables, so none is counted per connection
+        heap = _bytes(current.variables.get("max_heap_table_size")) or MAX_HEAP_TABLE_DEFAULT_BYTES
+        if temp <= heap:
+            sizes["tmp_table_size"] = temp
+        else:  # the lower limit binds: name it
+            sizes["max_heap_table_size"] = heap
     pasted = {name: size for name, size in sizes.items() if size is not None}
     if not pasted:
         return []

@@ -25,10 +25,10 @@ resource "aws_db_parameter_group" "innodb_io_advisor" {
   family      = "aurora-mysql8.0"
   description = "InnoDB IO Advisor dc5dc747cb8b95e52fc3"
 
-  # 50% of RAM, leaving 1 GiB for the OS and connections
+  # 44% of RAM, lowered so that the memory 8 connections and the OS need fits
   parameter {
     name         = "innodb_buffer_pool_size"
-    value        = "{DBInstanceClassMemory*1/2}"
+    value        = "{DBInstanceClassMemory*43/100}"
     apply_method = "immediate"
   }
 

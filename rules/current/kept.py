@@ -28,9 +28,22 @@ AUDITED_NAMES = frozenset(
     }
 )
 
+# Read although the catalog has no row for them (the advisor never sets them): the limits the
+# memory budget counts beside the buffer pool (rules/memory.py) and how the server runs
+# connections (a thread pool bounds how many allocate their buffers at once).
+MEMORY_MODEL_NAMES = (
+    "max_heap_table_size",
+    "internal_tmp_mem_storage_engine",
+    "temptable_max_ram",
+    "performance_schema",
+    "key_buffer_size",
+    "table_open_cache",
+    "thread_handling",
+)
 # Read although the catalog has no row for it (the advisor never sets it): whether the server
 # writes a binary log, which the sync_binlog rule and the throughput model ask (rules/binlog.py).
-READ_UNCATALOGUED = frozenset({"log_bin"})
+# And the memory model's variables above.
+READ_UNCATALOGUED = frozenset({"log_bin", *MEMORY_MODEL_NAMES})
 # Every name kept besides the catalog's: the probe (probe/advisor_probe.py ADVISOR_READS) posts
 # only these and the catalog's rows, and a test holds its list equal to them.
 KEPT_UNCATALOGUED = AUDITED_NAMES | READ_UNCATALOGUED

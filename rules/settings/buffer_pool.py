@@ -2,10 +2,13 @@
 
 The share follows the manual's sizing for a dedicated server (75% of RAM above 4 GiB, 50% up to
 4 GiB), except that on large hosts a fixed reserve replaces the 25%; then the pool, the log
-buffer, every connection's buffers and an OS reserve must fit in RAM, or the pool gives way.
+buffer, every connection's buffers, temporary tables, the server's caches and an OS reserve must
+fit in RAM, and the pool gives way, but never below a floor of 20% of RAM: past that the
+connections are what must change, and the warning says how (rules/memory_fixes.py).
 """
 
 from rules.memory import Budget, memory_budget
+from rules.memory_fixes import Fix, connection_fixes
 from rules.result import Evidence
 from rules.rounding import percent_text
 from rules.rule import Case, Context, Proposal, Rule
@@ -25,6 +28,17 @@ DEDICATED_SIZING_FROM_BYTES = GIB  # below 1 GiB innodb_dedicated_server keeps t
 # the two meet (advisor-engineering-judgement for the figure itself).
 LARGE_HOST_RESERVE_BYTES = 16 * GIB
 MIN_POOL_BYTES = 128 * MIB
+# The pool never goes below 20% of RAM to make room for connections: a cache that small makes
+# every query slower to protect a peak that lower session buffers, fewer connections or a thread
+# pool prevent instead (advisor-engineering-judgement; mysql-manual-buffer-pool asks 50 to 75%).
+POOL_FLOOR_SHARE = 0.20
+
+
+def pool_floor(ctx: Context, ram: int) -> int:
+    """20% of RAM (at least the 128 MiB minimum), rounded up to whole chunks."""
+    floor = max(MIN_POOL_BYTES, int(ram * POOL_FLOOR_SHARE))
+    unit = CHUNK_BYTES * instances_for(ctx, floor)
+    return -(-floor // unit) * unit
 
 
 def target_pool(ram: int) -> tuple[int, str]:
@@ -56,26 +70,66 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
     ram = ctx.profile.hardware.memory_bytes
     target, case = target_pool(ram)
     budget = budget_for(ctx)
+    floor = min(pool_floor(ctx, ram), target)
     pool = min(target, ram - budget.total)
     if pool < target:
         case = "tight"
-    pool = max(MIN_POOL_BYTES, round_down(pool, CHUNK_BYTES * instances_for(ctx, pool)))
+        pool = round_down(pool, CHUNK_BYTES * instances_for(ctx, max(pool, 0)))
+    else:
+        pool = round_down(pool, CHUNK_BYTES * instances_for(ctx, pool))
+    if pool <= floor:
+        # the floor itself may still fit (rounding took the pool below it): then it is "tight"
+        case = "floor" if case == "tight" and ram - budget.total < floor else case
+        pool = floor
+    fixes = connection_fixes(ctx.profile, ctx.catalog, budget) if case in _SQUEEZED else []
     data = ctx.profile.workload.data_size_bytes
-    warnings: list[str] = []
-    if pool + budget.total > ram:
-        warnings.append(
-            f"{_capital(memory_words(ctx)[0])} is too small: {bytes_for_people(ram)} cannot "
-            f"hold even a minimal "
-            f"{bytes_for_people(pool)} buffer pool plus {ctx.profile.workload.concurrency} "
-            "connections' buffers."
-        )
+    warnings = _squeezed(ctx, case, pool, target, budget, fixes)
     if data > 10 * pool:
         warnings.append(
             f"The buffer pool holds only {percent_text(pool / data)} of the data: expect an "
             f"IO-bound server; more {_lever(ctx)} is the biggest single lever."
         )
-    facts = _facts(ctx, pool, target, budget)
+    remedy = _fix_text(fixes) or f"more {_lever(ctx)} or fewer clients"
+    facts = _facts(ctx, pool, target, budget) | {
+        "remedy": remedy,
+        "fix_sentence": f" What fixes it is on the connections' side: {remedy}." if fixes else "",
+    }
     return (Proposal("innodb_buffer_pool_size", pool, case, facts, tuple(warnings)),)
+
+
+_SQUEEZED = frozenset({"tight", "floor"})
+
+
+def _squeezed(
+    ctx: Context, case: str, pool: int, target: int, budget: Budget, fixes: list[Fix]
+) -> list[str]:
+    """The warning when connections take the pool's room: what they need, and what fixes it."""
+    ram = ctx.profile.hardware.memory_bytes
+    if case not in _SQUEEZED or (case == "tight" and not fixes):
+        return []
+    memory, memory_text = memory_words(ctx)
+    needs = (
+        f"{ctx.profile.workload.concurrency:,} connections may take "
+        f"{bytes_for_people(budget.sessions)} ({bytes_for_people(budget.per_session)} each), "
+        f"and the server needs {bytes_for_people(budget.total)} beside the pool in all"
+    )
+    remedy = _fix_text(fixes) or f"more {_lever(ctx)} or fewer clients"
+    if case == "floor":
+        return [
+            f"{_capital(memory)} is too small for what this server may allocate: {needs}, "
+            f"which leaves no room for a buffer pool in {memory_text}. The pool is kept at "
+            f"{bytes_for_people(pool)} ({percent_text(pool / ram)} of {memory}, its floor) "
+            f"rather than starved, so the connections must change: {remedy}."
+        ]
+    return [
+        f"The buffer pool gets {bytes_for_people(pool)} instead of the "
+        f"{bytes_for_people(target)} the sizing rule asks, because {needs}. To give it back: "
+        f"{remedy}."
+    ]
+
+
+def _fix_text(fixes: list[Fix]) -> str:
+    return "; ".join(fix.text for fix in fixes)
 
 
 def _capital(text: str) -> str:
@@ -107,6 +161,15 @@ def _facts(ctx: Context, pool: int, target: int, budget: Budget) -> dict[str, ob
         "per_session": bytes_for_people(budget.per_session),
         "sessions": bytes_for_people(budget.sessions),
         "concurrency": ctx.profile.workload.concurrency,
+        "caches": bytes_for_people(budget.caches),
+        "session_kinds": "sort, join and read buffers"
+        if budget.temp_tables
+        else "sort, join and read buffers and in-memory temporary table",
+        "temp_clause": f", {bytes_for_people(budget.temp_tables)} for in-memory temporary "
+        "tables (TempTable holds them for all connections together)"
+        if budget.temp_tables
+        else "",
+        "floor": percent_text(POOL_FLOOR_SHARE),
         "fit": "all" if pool >= data else percent_text(pool / data),
         "sizing": "The manual's dedicated-server sizing (what innodb_dedicated_server does)"
         if dedicated
@@ -139,6 +202,38 @@ _EVIDENCE = (
         "structures, and on large hosts the share rule keeps at most 16 GiB out of the pool.",
     ),
 )
+_EV_TEMP = (
+    Evidence(
+        "mysql-manual-internal-temporary-tables",
+        "On MySQL 8.0 and later, TempTable holds in-memory internal temporary tables under one "
+        "cap for all sessions together, temptable_max_ram (1 GiB by default), before spilling "
+        "to disk; with the MEMORY engine each table is limited to the smaller of tmp_table_size "
+        "and max_heap_table_size.",
+    ),
+    Evidence(
+        "mariadb-docs-tmp-table-size",
+        "MariaDB keeps an in-memory internal temporary table as a MEMORY table of up to the "
+        "smaller of tmp_table_size and max_heap_table_size, each session its own.",
+    ),
+    Evidence(
+        "mysql-manual-84-temptable-max-ram",
+        "From MySQL 8.4 temptable_max_ram defaults to 3% of the server's memory, 1 to 4 GiB.",
+    ),
+    Evidence(
+        "mysql-manual-performance-schema-memory",
+        "performance_schema allocates as the load grows and never frees while the server runs.",
+    ),
+)
+_EV_FIXES = (
+    Evidence(
+        "mariadb-docs-thread-pool",
+        "A thread pool keeps about one active thread per CPU instead of one per client.",
+    ),
+    Evidence(
+        "percona-docs-thread-pool",
+        "Percona Server's thread pool reuses a fixed set of threads for many client sessions.",
+    ),
+)
 _EV_LARGE = (
     Evidence(
         "percona-2015-bp-80-percent",
@@ -154,8 +249,9 @@ _EXPLAIN = (
     "The buffer pool caches data and index pages; every page it holds is a read the disks do not "
     "do. It gets {pool}, {pool_share} of {ram}, enough for {fit} of the data. That leaves {left} "
     "outside it, where the server needs about {budget}: {os} for the OS and its own "
-    "structures, a {log_buffer} log buffer, and {sessions} for {concurrency} connections whose "
-    "sort, join, read and temporary-table buffers may each reach {per_session}."
+    "structures, a {log_buffer} log buffer, {caches} for performance_schema, the key buffer and "
+    "the table cache{temp_clause}, and {sessions} for {concurrency} connections whose "
+    "{session_kinds} may reach {per_session} a connection."
 )
 RULE = Rule(
     id="buffer-pool-ram-share",
@@ -181,8 +277,17 @@ RULE = Rule(
             "{pool_share} of {memory}, lowered so that the memory {concurrency} connections and "
             "the OS need fits",
             _EXPLAIN + " The sizing rule would give the pool {target}, which would not leave "
-            "that room, so the pool is lowered to fit in {memory}.",
-            _EVIDENCE,
+            "that room, so the pool is lowered to fit in {memory}.{fix_sentence}",
+            _EVIDENCE + _EV_TEMP,
+        ),
+        "floor": Case(
+            "{pool_share} of {memory}, its floor: even beside that, what the connections and "
+            "the OS need does not fit, and that is what must change",
+            _EXPLAIN + " The sizing rule would give the pool {target}, but what the server needs "
+            "beside it leaves less than {floor} of {memory}; a smaller cache would slow every "
+            "query to protect a peak, so the pool stays at its floor of {floor} of {memory}, "
+            "and what fixes the overflow is: {remedy}.",
+            _EVIDENCE + _EV_TEMP + _EV_FIXES,
         ),
     },
     compute=compute,

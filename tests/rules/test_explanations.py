@@ -20,12 +20,13 @@ from rules.devices import PAGE_BYTES
 from rules.engine import recommend
 from rules.enums import Flavor
 from rules.memory import memory_budget
+from rules.memory_fixes import connection_fixes
 from rules.profile import Profile
 from rules.registry import SETTING_RULES
 from rules.result import Result, Setting
 from rules.rounding import clamp, percent_text, round_readable
 from rules.rule import Context, Rule
-from rules.settings.buffer_pool import LARGE_HOST_RESERVE_BYTES, target_pool
+from rules.settings.buffer_pool import LARGE_HOST_RESERVE_BYTES, POOL_FLOOR_SHARE, target_pool
 from rules.settings.log_buffer import LARGE_TRANSACTION_BYTES
 from rules.settings.log_writer import WRITER_THREADS_FROM_CORES
 from rules.settings.page_cleaning import server_instances
@@ -150,15 +151,37 @@ def _buffer_pool(seen: Seen) -> set[str]:
     seen.check("sessions", bytes_for_people(budget.per_session * workload.concurrency))
     seen.check("concurrency", str(workload.concurrency))
     seen.check("fit", "all" if pool >= data else percent_text(pool / data))
-    assert budget.os_reserve + budget.log_buffer + budget.sessions == budget.total
+    seen.check("caches", bytes_for_people(budget.caches))
+    temp = budget.temp_tables
+    seen.check(
+        "temp_clause",
+        f", {bytes_for_people(temp)} for in-memory temporary tables (TempTable holds them for "
+        "all connections together)"
+        if temp
+        else "",
+    )
+    seen.check("floor", percent_text(POOL_FLOOR_SHARE))
+    fixes = "; ".join(f.text for f in connection_fixes(seen.profile, seen.catalog, budget))
+    lever = "memory (a higher limit)" if hardware.is_memory_limited else "RAM"
+    seen.check("remedy", fixes or f"more {lever} or fewer clients")
+    seen.check(
+        "fix_sentence", f" What fixes it is on the connections' side: {fixes}." if fixes else ""
+    )
+    parts = (budget.os_reserve, budget.log_buffer, budget.sessions, temp, budget.caches)
+    assert sum(parts) == budget.total
     if seen.case in ("share", "large"):
         assert seen.case == sizing
         assert pool <= target
     if seen.case == "tight":
         assert ram - budget.total < target
+        assert pool >= POOL_FLOOR_SHARE * ram
+    if seen.case == "floor":
+        assert ram - budget.total < pool  # the budget does not fit beside the floor
+        assert POOL_FLOOR_SHARE * ram <= pool < ram
     return {
         "pool", "ram", "left", "pool_share", "share", "quarter", "reserve", "target", "budget",
-        "os", "log_buffer", "per_session", "sessions", "concurrency", "fit", "memory",
+        "os", "log_buffer", "per_session", "sessions", "concurrency", "fit", "memory", "caches",
+        "temp_clause", "floor", "remedy", "fix_sentence",
     }  # fmt: skip
 
 

@@ -72,4 +72,4 @@ def test_session_buffer_warnings_count_against_the_limit() -> None:
     )
     plain = recommend(profile(**{"hardware.ram_gb": 256, "current": current}))
     assert any("of the memory limit left" in w for w in limited.warnings)
-    assert not any("sort_buffer_size" in w for w in plain.warnings)
+    assert not any("of session buffers" in w for w in plain.warnings)

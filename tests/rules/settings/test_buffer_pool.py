@@ -10,11 +10,14 @@ from tests.rules.profiles import profile
 @pytest.mark.parametrize(
     ("ram_gb", "cores", "concurrency", "expected"),
     [
-        (2, 2, 8, 1 * GIB),  # seed 000 ran 1200M on 2 GB
+        # seed 000 ran 1200M on 2 GB; 2 GiB less 614 MiB for the OS, 16 MiB of log buffer,
+        # 326 MiB of performance_schema, key buffer and table cache, 128 MiB of TempTable
+        # (8 x 16 MiB) and 8 x 896 KiB of session buffers leaves 962 MiB, 896 MiB in chunks
+        (2, 2, 8, 896 * MIB),
         (16, 8, 4, 12 * GIB),  # seed 001 ran 12G on 16 GB
         (64, 16, 64, 48 * GIB),
-        # 1 GiB less 563 MiB for the OS, 16 MiB of log buffer and 4 x 16.9 MiB of session
-        # buffers leaves 377 MiB, 256 MiB in whole chunks
+        # 1 GiB cannot hold its OS reserve, caches and temporary tables beside 20% of it: the
+        # pool stays at its floor, 205 MiB rounded up to whole 128 MiB chunks
         (1, 1, 4, 256 * MIB),
     ],
 )
@@ -28,8 +31,14 @@ def test_it_gives_the_pool_the_dedicated_server_share_of_ram(ram_gb, cores, conc
 
 
 def test_it_shrinks_the_pool_for_hundreds_of_connections() -> None:
-    # 400 connections whose buffers may reach 16.9 MiB each take 6.6 GiB of the 16 GiB
-    crowded = {"hardware.ram_gb": 16, "workload.concurrency": 400}
+    # MariaDB: 400 connections whose buffers and MEMORY temporary table may reach 18.6 MiB each
+    # take 7.3 GiB of the 16 GiB
+    crowded = {
+        "server.flavor": "mariadb",
+        "server.version": "10.11",
+        "hardware.ram_gb": 16,
+        "workload.concurrency": 400,
+    }
     pool = value_for("innodb_buffer_pool_size", **crowded)
     server = profile(**crowded)
     budget = memory_budget(
@@ -43,10 +52,11 @@ def test_it_shrinks_the_pool_for_hundreds_of_connections() -> None:
 
 
 def test_it_counts_each_connections_buffers_from_the_version_defaults() -> None:
-    # MySQL 8.0: sort 256 KiB + join 256 KiB + read 128 KiB + read_rnd 256 KiB + tmp 16 MiB;
-    # MariaDB's sort buffer is 2 MiB.
+    # MySQL 8.0: sort 256 KiB + join 256 KiB + read 128 KiB + read_rnd 256 KiB, temporary tables
+    # under TempTable's global cap; MariaDB's sort buffer is 2 MiB, and each connection may hold
+    # a 16 MiB MEMORY temporary table.
     for version, flavor, per_session in (
-        ("8.0.36", "mysql", 896 * KIB + 16 * MIB),
+        ("8.0.36", "mysql", 896 * KIB),
         ("10.11", "mariadb", 2 * MIB + 640 * KIB + 16 * MIB),
     ):
         server = profile(**{"server.flavor": flavor, "server.version": version})
@@ -59,8 +69,9 @@ def test_it_counts_each_connections_buffers_from_the_version_defaults() -> None:
 def test_pasted_session_buffers_replace_the_defaults() -> None:
     current = {"variables": {"sort_buffer_size": "8M", "tmp_table_size": "64M"}}
     setting = setting_for("innodb_buffer_pool_size", current=current)
-    per_session = 8 * MIB + 256 * KIB + 128 * KIB + 256 * KIB + 64 * MIB
-    assert f"may each reach {per_session / MIB:.1f} MiB" in setting.explanation
+    per_session = 8 * MIB + 256 * KIB + 128 * KIB + 256 * KIB  # tmp_table_size: TempTable's
+    assert f"may reach {per_session / MIB:.1f} MiB a connection" in setting.explanation
+    assert "1 GiB for in-memory temporary tables" in setting.explanation
 
 
 def test_a_large_host_keeps_a_fixed_reserve_instead_of_a_quarter() -> None:

@@ -9,11 +9,11 @@ from tests.rules.profiles import flash, hdd
     ("version", "ram_gb", "cores", "expected", "written"),
     [
         ("8.0.36", 64, 16, 8, False),  # 48 GiB pool: the server's 8, 6 GiB each
-        ("8.0.36", 8, 4, 6, True),  # 6 GiB pool: 8 would be under 1 GiB each
+        ("8.0.36", 8, 4, 5, True),  # 5.6 GiB pool: 8 would be under 1 GiB each
         ("8.0.36", 1, 1, 1, False),  # a pool under 1 GiB is never split
         ("8.4.3", 64, 16, 4, False),  # 8.4: a quarter of the cores
         ("8.4.3", 256, 128, 32, False),
-        ("8.4.3", 4, 64, 2, True),  # 8.4 would pick 8 for a 2 GiB pool (chunks / 2)
+        ("8.4.3", 4, 64, 1, True),  # 8.4 would pick 7 for a 1.75 GiB pool (chunks / 2)
     ],
 )
 def test_instances_follow_the_server_but_keep_a_gib_each(
