@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import StreamingHttpResponse
+from django.http import FileResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -20,8 +20,9 @@ from rest_framework.views import APIView
 from advisor.api.content import ArchiveNegotiation, archive_format, base_url
 from advisor.api.errors import Conflict, PayloadTooLarge, ServiceUnavailable
 from advisor.api.openapi import ARCHIVE_FORMAT_PARAMETER, errors
-from advisor.fleet.archive import batch_archive
+from advisor.fleet.archive_files import RETRY_AFTER_SECONDS, archive_response
 from advisor.fleet.serializers import (
+    ArchivePendingOutput,
     BatchCreatedOutput,
     BatchCreateInput,
     BatchDetailQuery,
@@ -30,6 +31,7 @@ from advisor.fleet.serializers import (
 from advisor.fleet.services import (
     BatchTooLarge,
     BrokerUnavailable,
+    batch_archive_file,
     batch_create,
     batch_nudge,
     batch_progress,
@@ -39,6 +41,10 @@ from advisor.models import Batch, BatchItem
 BROKER_DOWN = (
     "The task broker is unavailable, so the batch was refused whole: nothing was stored and "
     "nothing will run. Retry later; single recommendations keep working meanwhile."
+)
+
+ARCHIVE_BROKER_DOWN = (
+    "The task broker is unavailable, so this archive cannot be built now. Retry later."
 )
 
 
@@ -71,7 +77,11 @@ class BatchCreateApi(APIView):
         data = BatchCreateInput(data=request.data)
         try:
             data.is_valid(raise_exception=True)
-            batch = batch_create(owner=request.user, entries=data.validated_data["entries"])
+            batch = batch_create(
+                owner=request.user,
+                entries=data.validated_data["entries"],
+                base_url=base_url(request),
+            )
         except BatchTooLarge as problem:
             raise PayloadTooLarge(str(problem)) from None
         except BrokerUnavailable:
@@ -153,10 +163,19 @@ class BatchArchiveApi(APIView):
     @extend_schema(
         operation_id="batch_archive",
         summary="The finished batch as a zip: one export per host (my.cnf by default), summary.csv",
+        description=(
+            "A worker builds each format once: my.cnf as the batch finishes, any other format "
+            "when it is first asked for. Until it is built the answer is 202 with `Retry-After`; "
+            "then the zip, with a Content-Length that a complete download matches."
+        ),
         parameters=[ARCHIVE_FORMAT_PARAMETER],
-        responses={(200, "application/zip"): OpenApiTypes.BINARY, **errors(400, 401, 404, 409)},
+        responses={
+            (200, "application/zip"): OpenApiTypes.BINARY,
+            (202, "application/json"): ArchivePendingOutput,
+            **errors(400, 401, 404, 409),
+        },
     )
-    def get(self, request: Request, batch_id: Any) -> StreamingHttpResponse:
+    def get(self, request: Request, batch_id: Any) -> FileResponse | Response:
         fmt = archive_format(request)
         batch = _own_batch(request, batch_id)
         if batch.status != Batch.Status.DONE:
@@ -166,9 +185,15 @@ class BatchArchiveApi(APIView):
                 f"The batch is not finished yet ({done:,} of {batch.total:,} profiles); "
                 "the archive is ready once its status is done."
             )
-        response = StreamingHttpResponse(
-            batch_archive(batch=batch, base_url=base_url(request), fmt=fmt),
-            content_type="application/zip",
-        )
-        response["Content-Disposition"] = f'attachment; filename="batch-{batch.id}.zip"'
-        return response
+        try:
+            path = batch_archive_file(batch=batch, fmt=fmt)
+        except BrokerUnavailable:
+            raise ServiceUnavailable(ARCHIVE_BROKER_DOWN) from None
+        if path is None:
+            message = (
+                f"The {fmt} archive of this batch ({batch.total:,} hosts) is being built; ask "
+                f"again in {RETRY_AFTER_SECONDS} s (Retry-After)."
+            )
+            headers = {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
+            return Response({"message": message}, status=status.HTTP_202_ACCEPTED, headers=headers)
+        return archive_response(path=path, batch_id=batch.id)
