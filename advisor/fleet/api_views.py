@@ -22,7 +22,6 @@ from advisor.api.errors import Conflict, PayloadTooLarge, ServiceUnavailable
 from advisor.api.openapi import ARCHIVE_FORMAT_PARAMETER, errors
 from advisor.fleet.archive_files import RETRY_AFTER_SECONDS, archive_response
 from advisor.fleet.serializers import (
-    ArchivePendingOutput,
     BatchCreatedOutput,
     BatchCreateInput,
     BatchDetailQuery,
@@ -46,6 +45,12 @@ BROKER_DOWN = (
 ARCHIVE_BROKER_DOWN = (
     "The task broker is unavailable, so this archive cannot be built now. Retry later."
 )
+
+
+class NotReady(Conflict):
+    """409 with Retry-After: the batch is running, or its archive is being built."""
+
+    retry_after_seconds = RETRY_AFTER_SECONDS
 
 
 def _own_batch(request: Request, batch_id: Any) -> Batch:
@@ -165,23 +170,23 @@ class BatchArchiveApi(APIView):
         summary="The finished batch as a zip: one export per host (my.cnf by default), summary.csv",
         description=(
             "A worker builds each format once: my.cnf as the batch finishes, any other format "
-            "when it is first asked for. Until it is built the answer is 202 with `Retry-After`; "
-            "then the zip, with a Content-Length that a complete download matches."
+            "when it is first asked for. Until it is built the answer is 409 with `Retry-After`, "
+            "as while the batch runs (an error, so that no client saves the message as the "
+            "zip); then the zip, with a Content-Length that a complete download matches."
         ),
         parameters=[ARCHIVE_FORMAT_PARAMETER],
         responses={
             (200, "application/zip"): OpenApiTypes.BINARY,
-            (202, "application/json"): ArchivePendingOutput,
             **errors(400, 401, 404, 409),
         },
     )
-    def get(self, request: Request, batch_id: Any) -> FileResponse | Response:
+    def get(self, request: Request, batch_id: Any) -> FileResponse:
         fmt = archive_format(request)
         batch = _own_batch(request, batch_id)
         if batch.status != Batch.Status.DONE:
             progress = batch_progress(batch=batch)
             done = progress["done"] + progress["failed"]
-            raise Conflict(
+            raise NotReady(
                 f"The batch is not finished yet ({done:,} of {batch.total:,} profiles); "
                 "the archive is ready once its status is done."
             )
@@ -190,10 +195,8 @@ class BatchArchiveApi(APIView):
         except BrokerUnavailable:
             raise ServiceUnavailable(ARCHIVE_BROKER_DOWN) from None
         if path is None:
-            message = (
+            raise NotReady(
                 f"The {fmt} archive of this batch ({batch.total:,} hosts) is being built; ask "
                 f"again in {RETRY_AFTER_SECONDS} s (Retry-After)."
             )
-            headers = {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
-            return Response({"message": message}, status=status.HTTP_202_ACCEPTED, headers=headers)
         return archive_response(path=path, batch_id=batch.id)

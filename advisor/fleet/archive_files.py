@@ -9,8 +9,10 @@ client can see, never a silent half.
 
 A `BatchArchive` row records that a format was asked for (its build queued) and when it was
 written. The my.cnf archive is asked for as the batch finishes; any other format on its first
-download, which answers 202 until it is built. The database decides what is queued, the broker
-only rings: a build whose message was lost is queued again after BATCH_STALL_SECONDS.
+download, which answers 409 with Retry-After until it is built (an error, not a 202, so that
+`curl -f -o fleet.zip` never saves the message as the zip). The database decides what is
+queued, the broker only rings: a build whose message was lost is queued again after
+BATCH_STALL_SECONDS.
 """
 
 from __future__ import annotations

@@ -56,10 +56,6 @@ class BatchCreatedOutput(serializers.Serializer):
     archive_url = serializers.CharField()
 
 
-class ArchivePendingOutput(serializers.Serializer):
-    message = serializers.CharField(help_text="Why there is no zip yet and when to ask again.")
-
-
 class ProgressOutput(serializers.Serializer):
     total = serializers.IntegerField()
     done = serializers.IntegerField()

@@ -95,7 +95,8 @@ def batch_page(request: HttpRequest, batch_id: uuid.UUID) -> TemplateResponse:
 
 @require_GET
 def batch_download(request: HttpRequest, batch_id: uuid.UUID) -> FileResponse | TemplateResponse:
-    """The built zip; while a worker builds it, a page that asks again by itself (202)."""
+    """The built zip; while a worker builds it, a page that asks again by itself (409, an error
+    as in the API, so that nothing saves the page as the zip)."""
     batch = _session_batch(request, batch_id)
     if batch.status != Batch.Status.DONE:
         raise Http404("The archive is ready once the batch is done.")
@@ -112,7 +113,7 @@ def batch_download(request: HttpRequest, batch_id: uuid.UUID) -> FileResponse | 
             f"The archive is being built; it downloads when you try again in a few seconds "
             f"(this page does so by itself every {RETRY_AFTER_SECONDS} s)."
         )
-        return _archive_wait(request, batch, message, 202)
+        return _archive_wait(request, batch, message, 409)
     return archive_response(path=path, batch_id=batch.id)
 
 
@@ -123,6 +124,6 @@ def _archive_wait(
     response = TemplateResponse(request, "fleet/archive_wait.html", context, status=status)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
-    if status == 202:
+    if status == 409:
         response["Refresh"] = str(RETRY_AFTER_SECONDS)  # browsers reload the page (HTML spec)
     return response

@@ -19,8 +19,8 @@ def archive_zip(response: Any) -> zipfile.ZipFile:
 
 
 def fetch_built(fetch: Callable[[], Any], capture: Callable[..., Any]) -> Any:
-    """Ask for an archive; when it is being built (202), run the build that answer queued (the
+    """Ask for an archive; when it is being built (409), run the build that answer queued (the
     commit's callbacks, tasks in-process) and ask again."""
     with capture(execute=True):
         first = fetch()
-    return fetch() if first.status_code == 202 else first
+    return fetch() if first.status_code == 409 else first

@@ -161,6 +161,7 @@ def test_the_archive_waits_for_the_batch_with_409(post_json, get, token):
     response = get(path_of(created["archive_url"]), token=token)
     assert response.status_code == 409
     assert "not finished" in response.json()["message"]
+    assert response["Retry-After"] == "5"
 
 
 def test_the_archive_has_one_mycnf_per_host_and_a_summary(create, get, token):
@@ -247,20 +248,20 @@ def test_the_archive_is_sent_whole_with_a_content_length_equal_to_its_body(creat
     assert len(archive.namelist()) == 4
 
 
-def test_an_archive_not_yet_built_answers_202_with_retry_after_until_its_build_ran(
+def test_an_archive_not_yet_built_answers_409_with_retry_after_until_its_build_ran(
     create, get, token, django_capture_on_commit_callbacks
 ):
     created = create(fleet(2)).json()
     url = path_of(created["archive_url"]) + "?format=json"
     with django_capture_on_commit_callbacks() as queued:
         first = get(url, token=token)
-    assert first.status_code == 202
+    assert first.status_code == 409  # an error: `curl -f -o fleet.zip` must not save it
     assert first["Retry-After"] == "5"
     assert first.json()["message"] == (
         "The json archive of this batch (2 hosts) is being built; ask again in 5 s (Retry-After)."
     )
     assert len(queued) == 1  # its build, queued once the request's work is committed
-    assert get(url, token=token).status_code == 202  # not built until the build runs
+    assert get(url, token=token).status_code == 409  # not built until the build runs
     queued[0]()  # the build (tasks run in-process here)
     archive = archive_zip(get(url, token=token))
     assert archive.namelist() == ["db0.example.com.json", "db1.example.com.json", "summary.csv"]

@@ -80,7 +80,7 @@ def test_an_archive_being_built_is_a_page_that_asks_again_by_itself(
         location = upload(client, token, fleet_json())["Location"]
     with django_capture_on_commit_callbacks() as queued:
         waiting = client.get(f"{location}archive?format=sql")
-    assert waiting.status_code == 202
+    assert waiting.status_code == 409
     assert waiting["Refresh"] == waiting["Retry-After"] == "5"
     assert "The archive is being built" in waiting.content.decode()
     assert len(queued) == 1
