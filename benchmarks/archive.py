@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import os
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -152,6 +153,7 @@ def main() -> int:
     finally:
         web.terminate()
         web.wait(30)
+        shutil.rmtree(ARCHIVES)
     return 0 if whole else 1
 
 

@@ -1,11 +1,11 @@
 """Built archives: each format of a finished batch is written once, by a worker, as a file.
 
-A download used to write the zip while sending it. A 10,000-host batch took 31 s in my.cnf and
-144 s in json (benchmarks/archive.py), so gunicorn killed the worker at its 30 s timeout and the
-client kept a 200 and a truncated zip. Now a worker writes `<BATCH_ARCHIVE_DIR>/<batch id>/
-<format>.zip` under a temporary name and renames it into place (a reader sees the whole zip or
-none), and the web serves that file with its Content-Length, so a cut download is an error the
-client can see, never a silent half.
+A download used to write the zip while sending it. A 10,000-host batch takes 31-79 s in my.cnf
+and 144-167 s in json (benchmarks/archive.py), so gunicorn killed the worker at its 30 s timeout
+and the client kept a 200 and a truncated zip (47 MB of json's 178 MB). Now a worker writes
+`<BATCH_ARCHIVE_DIR>/<batch id>/<format>.zip` under a temporary name and renames it into place
+(a reader sees the whole zip or none), and the web serves that file with its Content-Length, so
+a cut download is an error the client can see, never a silent half.
 
 A `BatchArchive` row records that a format was asked for (its build queued) and when it was
 written. The my.cnf archive is asked for as the batch finishes; any other format on its first

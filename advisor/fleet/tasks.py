@@ -25,9 +25,10 @@ from advisor.fleet import archive_files, processing
 # margin and stop a stuck worker.
 SOFT_TIME_LIMIT_S = 120
 TIME_LIMIT_S = 150
-# A 10,000-host archive took 31 s in my.cnf and 144 s in json, the largest export, on a shared
-# two-core machine (benchmarks/archive.py). These limits leave a margin of three and stay below
-# the broker's 600 s visibility timeout, past which a running task would be delivered again.
+# A 10,000-host archive took 31-79 s in my.cnf and 144-167 s in json, the largest export, on a
+# busy shared two-core machine (benchmarks/archive.py). These limits leave a margin near three
+# and stay below the broker's 600 s visibility timeout, past which a running task would be
+# delivered again.
 ARCHIVE_SOFT_TIME_LIMIT_S = 480
 ARCHIVE_TIME_LIMIT_S = 540
 
