@@ -20,8 +20,8 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
 COPY . .
 
 RUN useradd --system --uid 10001 --no-create-home --home-dir /app app \
-    && mkdir -p /app/staticfiles \
-    && chown app /app/staticfiles
+    && mkdir -p /app/staticfiles /app/archives \
+    && chown app /app/staticfiles /app/archives
 USER app
 
 EXPOSE 8000

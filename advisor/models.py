@@ -47,12 +47,38 @@ class Batch(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     queued_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    base_url = models.CharField(
+        max_length=500,
+        blank=True,
+        help_text="The site's address as the batch's creator reached it; the links in its "
+        "archives point there (the worker that builds them has no request).",
+    )
 
     class Meta:
         ordering = ("-created_at",)
 
     def __str__(self) -> str:
         return f"batch {self.id} ({self.status}, {self.total} profiles)"
+
+
+class BatchArchive(models.Model):
+    """One export format of a finished batch as a zip, built once by a worker into
+    BATCH_ARCHIVE_DIR (`advisor.fleet.archive_files`); this row says it was asked for and when
+    it was written."""
+
+    batch = models.ForeignKey(Batch, on_delete=models.CASCADE, related_name="archives")
+    format = models.CharField(max_length=32)
+    requested_at = models.DateTimeField(help_text="When its build was last queued.")
+    built_at = models.DateTimeField(null=True, blank=True)
+    size = models.PositiveBigIntegerField(null=True, blank=True, help_text="Bytes of the zip.")
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=("batch", "format"), name="batch_archive_format"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.format} archive of batch {self.batch_id}"
 
 
 class BatchItem(models.Model):

@@ -268,6 +268,10 @@ BATCH_ITEM_SECONDS = env_float("BATCH_ITEM_SECONDS", 10.0, min_value=0.001, max_
 BATCH_CHUNK_SECONDS = env_float("BATCH_CHUNK_SECONDS", 60.0, min_value=0.0, max_value=100.0)
 # A batch polled while nothing has moved for this long is queued again (tasks are idempotent).
 BATCH_STALL_SECONDS = env_int("BATCH_STALL_SECONDS", default=300, min_value=10)
+# Where the workers write each finished batch's archives, one zip per batch and format, for the
+# web processes to serve: the web and worker containers must share it (a volume in
+# docker-compose.yml).
+BATCH_ARCHIVE_DIR = Path(env_str("BATCH_ARCHIVE_DIR", default=str(BASE_DIR / "archives")))
 
 # REST API (Django REST framework + drf-spectacular). Errors all take one shape, from one handler.
 REST_FRAMEWORK = {

@@ -12,6 +12,7 @@ from celery import shared_task
 from django.core.management import call_command
 
 from advisor.calibration_admin.tasks import calibration_fit as calibration_fit
+from advisor.fleet.tasks import batch_archive_build as batch_archive_build
 from advisor.fleet.tasks import batch_process_chunk as batch_process_chunk
 from advisor.fleet.tasks import batch_start as batch_start
 from advisor.fleet.worker import RequeueIncompleteBatches as RequeueIncompleteBatches

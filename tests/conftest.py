@@ -2,6 +2,7 @@
 creates the test database; tests that touch the database ask for the `db` fixture."""
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -16,4 +17,11 @@ def _page_limits_out_of_the_way() -> Iterator[None]:
     """
     with override_settings(PAGE_RATE="1000000/minute"):
         cache.clear()
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _archives_in_a_temporary_folder(tmp_path: Path) -> Iterator[None]:
+    """Batch archives a test builds are written under its own temporary folder."""
+    with override_settings(BATCH_ARCHIVE_DIR=tmp_path / "archives"):
         yield

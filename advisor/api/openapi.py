@@ -23,7 +23,10 @@ ERROR_MEANINGS = {
     400: "The request is not valid; `errors` names each field by its dotted path.",
     401: "No valid token: send `Authorization: Token <key>`.",
     404: "No such resource (or not this token's).",
-    409: "The batch is not finished yet.",
+    409: (
+        "The batch is not finished yet, or its archive is still being built; `Retry-After` "
+        "says when to ask again."
+    ),
     413: "The body is too large (see the message for the limit).",
     415: "The body is not JSON: send `Content-Type: application/json`.",
     422: (

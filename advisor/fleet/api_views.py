@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import StreamingHttpResponse
+from django.http import FileResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
@@ -20,7 +20,7 @@ from rest_framework.views import APIView
 from advisor.api.content import ArchiveNegotiation, archive_format, base_url
 from advisor.api.errors import Conflict, PayloadTooLarge, ServiceUnavailable
 from advisor.api.openapi import ARCHIVE_FORMAT_PARAMETER, errors
-from advisor.fleet.archive import batch_archive
+from advisor.fleet.archive_files import RETRY_AFTER_SECONDS, archive_response
 from advisor.fleet.serializers import (
     BatchCreatedOutput,
     BatchCreateInput,
@@ -30,6 +30,7 @@ from advisor.fleet.serializers import (
 from advisor.fleet.services import (
     BatchTooLarge,
     BrokerUnavailable,
+    batch_archive_file,
     batch_create,
     batch_nudge,
     batch_progress,
@@ -40,6 +41,16 @@ BROKER_DOWN = (
     "The task broker is unavailable, so the batch was refused whole: nothing was stored and "
     "nothing will run. Retry later; single recommendations keep working meanwhile."
 )
+
+ARCHIVE_BROKER_DOWN = (
+    "The task broker is unavailable, so this archive cannot be built now. Retry later."
+)
+
+
+class NotReady(Conflict):
+    """409 with Retry-After: the batch is running, or its archive is being built."""
+
+    retry_after_seconds = RETRY_AFTER_SECONDS
 
 
 def _own_batch(request: Request, batch_id: Any) -> Batch:
@@ -71,7 +82,11 @@ class BatchCreateApi(APIView):
         data = BatchCreateInput(data=request.data)
         try:
             data.is_valid(raise_exception=True)
-            batch = batch_create(owner=request.user, entries=data.validated_data["entries"])
+            batch = batch_create(
+                owner=request.user,
+                entries=data.validated_data["entries"],
+                base_url=base_url(request),
+            )
         except BatchTooLarge as problem:
             raise PayloadTooLarge(str(problem)) from None
         except BrokerUnavailable:
@@ -153,22 +168,35 @@ class BatchArchiveApi(APIView):
     @extend_schema(
         operation_id="batch_archive",
         summary="The finished batch as a zip: one export per host (my.cnf by default), summary.csv",
+        description=(
+            "A worker builds each format once: my.cnf as the batch finishes, any other format "
+            "when it is first asked for. Until it is built the answer is 409 with `Retry-After`, "
+            "as while the batch runs (an error, so that no client saves the message as the "
+            "zip); then the zip, with a Content-Length that a complete download matches."
+        ),
         parameters=[ARCHIVE_FORMAT_PARAMETER],
-        responses={(200, "application/zip"): OpenApiTypes.BINARY, **errors(400, 401, 404, 409)},
+        responses={
+            (200, "application/zip"): OpenApiTypes.BINARY,
+            **errors(400, 401, 404, 409),
+        },
     )
-    def get(self, request: Request, batch_id: Any) -> StreamingHttpResponse:
+    def get(self, request: Request, batch_id: Any) -> FileResponse:
         fmt = archive_format(request)
         batch = _own_batch(request, batch_id)
         if batch.status != Batch.Status.DONE:
             progress = batch_progress(batch=batch)
             done = progress["done"] + progress["failed"]
-            raise Conflict(
+            raise NotReady(
                 f"The batch is not finished yet ({done:,} of {batch.total:,} profiles); "
                 "the archive is ready once its status is done."
             )
-        response = StreamingHttpResponse(
-            batch_archive(batch=batch, base_url=base_url(request), fmt=fmt),
-            content_type="application/zip",
-        )
-        response["Content-Disposition"] = f'attachment; filename="batch-{batch.id}.zip"'
-        return response
+        try:
+            path = batch_archive_file(batch=batch, fmt=fmt)
+        except BrokerUnavailable:
+            raise ServiceUnavailable(ARCHIVE_BROKER_DOWN) from None
+        if path is None:
+            raise NotReady(
+                f"The {fmt} archive of this batch ({batch.total:,} hosts) is being built; ask "
+                f"again in {RETRY_AFTER_SECONDS} s (Retry-After)."
+            )
+        return archive_response(path=path, batch_id=batch.id)

@@ -5,8 +5,9 @@ LOCKED`, pending items only) and writes its outcome and `attempts + 1` in the sa
 chunk delivered twice, or run by a worker that is killed halfway (its transaction rolls back),
 still leaves each item done exactly once.
 
-Queueing the next chunks is the caller's: the Celery tasks (`advisor.fleet.tasks`) pass their own
-`delay` as `queue_chunk`, so this module never imports the tasks that import it.
+Queueing the next chunks, and the build of a finished batch's archive, is the caller's: the
+Celery tasks (`advisor.fleet.tasks`) pass their own `delay` as `queue_chunk` and `queue_archive`,
+so this module never imports the tasks that import it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from functools import partial
 from typing import Any, Protocol
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -22,6 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from advisor.deadline import OverBudget, time_budget
+from advisor.fleet.archive_files import ArchiveQueue, archive_request
 from advisor.models import Batch, BatchItem
 from advisor.recommendations.services import recommendation_compute, recommendation_create_many
 from rules.errors import ProfileError
@@ -37,7 +40,9 @@ class ChunkQueue(Protocol):
     def __call__(self, batch_id: str, first: int, last: int, /) -> object: ...
 
 
-def batch_start(*, batch_id: uuid.UUID | str, queue_chunk: ChunkQueue) -> int:
+def batch_start(
+    *, batch_id: uuid.UUID | str, queue_chunk: ChunkQueue, queue_archive: ArchiveQueue
+) -> int:
     """Queue one chunk per group of positions that still has pending items."""
     Batch.objects.filter(
         id=batch_id, status__in=(Batch.Status.PENDING, Batch.Status.QUEUED)
@@ -48,12 +53,17 @@ def batch_start(*, batch_id: uuid.UUID | str, queue_chunk: ChunkQueue) -> int:
     for first in starts:
         queue_chunk(str(batch_id), first, first + size)
     if not starts:
-        batch_finish_if_done(batch_id=batch_id)
+        batch_finish_if_done(batch_id=batch_id, queue_archive=queue_archive)
     return len(starts)
 
 
 def batch_process_chunk(
-    *, batch_id: uuid.UUID | str, first: int, last: int, queue_chunk: ChunkQueue
+    *,
+    batch_id: uuid.UUID | str,
+    first: int,
+    last: int,
+    queue_chunk: ChunkQueue,
+    queue_archive: ArchiveQueue,
 ) -> int:
     """Process the pending items at positions [first, last); returns how many this call did.
 
@@ -88,7 +98,7 @@ def batch_process_chunk(
             "batch %s chunk %d-%d ran out of time; the rest is queued", batch_id, first, last
         )
         queue_chunk(str(batch_id), first, last)
-    batch_finish_if_done(batch_id=batch_id)
+    batch_finish_if_done(batch_id=batch_id, queue_archive=queue_archive)
     return len(done)
 
 
@@ -146,11 +156,23 @@ def _over_budget_message(over: OverBudget) -> str:
     )
 
 
-def batch_finish_if_done(*, batch_id: uuid.UUID | str) -> bool:
-    """Mark the batch done once no item is pending; safe to call any number of times."""
+def batch_finish_if_done(*, batch_id: uuid.UUID | str, queue_archive: ArchiveQueue) -> bool:
+    """Mark the batch done once no item is pending; safe to call any number of times. The call
+    that marks it done queues the build of its my.cnf archive once committed."""
     if BatchItem.objects.filter(batch_id=batch_id, status=BatchItem.Status.PENDING).exists():
         return False
-    Batch.objects.filter(id=batch_id).exclude(status=Batch.Status.DONE).update(
-        status=Batch.Status.DONE, finished_at=timezone.now()
+    finished = (
+        Batch.objects.filter(id=batch_id)
+        .exclude(status=Batch.Status.DONE)
+        .update(status=Batch.Status.DONE, finished_at=timezone.now())
     )
+    if finished:
+        transaction.on_commit(partial(_request_archive, batch_id, queue_archive))
     return True
+
+
+def _request_archive(batch_id: uuid.UUID | str, queue_archive: ArchiveQueue) -> None:
+    try:
+        archive_request(batch_id=batch_id, fmt="mycnf", queue=queue_archive)
+    except Exception:  # the batch is done all the same; its first download asks again
+        logger.exception("batch %s: could not queue the build of its archive", batch_id)

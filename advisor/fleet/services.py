@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from django.conf import settings
@@ -29,6 +30,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 
 from advisor.fleet import tasks
+from advisor.fleet.archive_files import archive_built, archive_request
 from advisor.models import Batch, BatchItem
 from advisor.row_insert import insert_rows
 from advisor.unstorable import UNSTORABLE_MESSAGE, unstorable_path
@@ -137,14 +139,17 @@ def stored_profile(
         return rest, {f"current.{problem.field}": [str(problem)]}
 
 
-def batch_create(*, owner: AbstractBaseUser, entries: Sequence[BatchEntry]) -> Batch:
-    """Record the batch and its items, then queue it once committed.
+def batch_create(
+    *, owner: AbstractBaseUser, entries: Sequence[BatchEntry], base_url: str = ""
+) -> Batch:
+    """Record the batch and its items, then queue it once committed. `base_url` is where the
+    links in its archives point (the site's address as the client reached it).
 
     Raises BrokerUnavailable, with nothing kept, when the broker cannot take the start message.
     """
     batch_id = uuid.uuid4()
     with transaction.atomic():
-        Batch.objects.create(id=batch_id, owner=owner, total=len(entries))
+        Batch.objects.create(id=batch_id, owner=owner, total=len(entries), base_url=base_url)
         insert_rows(
             [
                 BatchItem(
@@ -229,3 +234,20 @@ def batch_progress(*, batch: Batch) -> dict[str, int]:
         "pending": total - done - failed,
         "percent": percent,
     }
+
+
+def batch_archive_file(*, batch: Batch, fmt: str) -> Path | None:
+    """The built `fmt` archive of a done batch, or None while it is being built: its build is
+    then queued (once committed) unless it already was. BrokerUnavailable when it cannot be."""
+    built = archive_built(batch_id=batch.id, fmt=fmt)
+    if built is not None:
+        return built
+    queue = partial(
+        archive_request, batch_id=batch.id, fmt=fmt, queue=tasks.batch_archive_build.delay
+    )
+    try:
+        transaction.on_commit(queue)  # outside a transaction (a request), it runs at once
+    except BROKER_ERRORS as exc:
+        logger.warning("batch %s: the %s archive cannot be queued (%s)", batch.id, fmt, exc)
+        raise BrokerUnavailable(str(exc)) from exc
+    return archive_built(batch_id=batch.id, fmt=fmt)  # tasks run in-process without a broker

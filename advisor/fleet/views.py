@@ -7,17 +7,18 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, StreamingHttpResponse
+from django.http import FileResponse, Http404, HttpRequest
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET, require_http_methods
 from rest_framework.authtoken.models import Token
 
-from advisor.fleet.archive import batch_archive
+from advisor.fleet.archive_files import RETRY_AFTER_SECONDS, archive_response
 from advisor.fleet.services import (
     BatchInvalid,
     BatchTooLarge,
     BrokerUnavailable,
+    batch_archive_file,
     batch_create,
     batch_entries_check,
     batch_progress,
@@ -57,7 +58,8 @@ def batch_upload(request: HttpRequest) -> TemplateResponse:
         return _form(request, missing | ({} if upload else {"file": ["is required"]}), 400)
     try:
         entries = batch_entries_check(entries_from_upload(upload.name or "", upload.read()))
-        batch = batch_create(owner=token.user, entries=entries)
+        base = request.build_absolute_uri("/").rstrip("/")
+        batch = batch_create(owner=token.user, entries=entries, base_url=base)
     except BatchInvalid as problem:
         return _form(request, problem.errors, 400)
     except BatchTooLarge as problem:
@@ -92,16 +94,36 @@ def batch_page(request: HttpRequest, batch_id: uuid.UUID) -> TemplateResponse:
 
 
 @require_GET
-def batch_download(request: HttpRequest, batch_id: uuid.UUID) -> StreamingHttpResponse:
+def batch_download(request: HttpRequest, batch_id: uuid.UUID) -> FileResponse | TemplateResponse:
+    """The built zip; while a worker builds it, a page that asks again by itself (409, an error
+    as in the API, so that nothing saves the page as the zip)."""
     batch = _session_batch(request, batch_id)
     if batch.status != Batch.Status.DONE:
         raise Http404("The archive is ready once the batch is done.")
     fmt = request.GET.get("format", "mycnf")
     if fmt not in FORMATS:
         raise Http404("No such export format.")
-    base = request.build_absolute_uri("/").rstrip("/")
-    response = StreamingHttpResponse(
-        batch_archive(batch=batch, base_url=base, fmt=fmt), content_type="application/zip"
-    )
-    response["Content-Disposition"] = f'attachment; filename="batch-{batch.id}.zip"'
+    try:
+        path = batch_archive_file(batch=batch, fmt=fmt)
+    except BrokerUnavailable:
+        message = "The task broker is unavailable, so the archive cannot be built now."
+        return _archive_wait(request, batch, f"{message} Try again in a minute.", 503)
+    if path is None:
+        message = (
+            f"The archive is being built; it downloads when you try again in a few seconds "
+            f"(this page does so by itself every {RETRY_AFTER_SECONDS} s)."
+        )
+        return _archive_wait(request, batch, message, 409)
+    return archive_response(path=path, batch_id=batch.id)
+
+
+def _archive_wait(
+    request: HttpRequest, batch: Batch, message: str, status: int
+) -> TemplateResponse:
+    context = {"batch": batch, "message": message}
+    response = TemplateResponse(request, "fleet/archive_wait.html", context, status=status)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    if status == 409:
+        response["Refresh"] = str(RETRY_AFTER_SECONDS)  # browsers reload the page (HTML spec)
     return response

@@ -9,6 +9,7 @@ from advisor.celery import app
 REGISTERED_NAMES = {
     "advisor.tasks.batches.batch_start": tasks.batch_start,
     "advisor.tasks.batches.batch_process_chunk": tasks.batch_process_chunk,
+    "advisor.fleet.tasks.batch_archive_build": tasks.batch_archive_build,
     "advisor.tasks.calibration.calibration_fit": tasks.calibration_fit,
     "advisor.tasks.maintenance.sessions_clear": tasks.sessions_clear,
 }

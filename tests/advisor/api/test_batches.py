@@ -13,6 +13,7 @@ import pytest
 from kombu.exceptions import OperationalError
 
 from advisor.models import Batch, BatchItem
+from tests.advisor.archives import archive_zip, fetch_built
 from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db
@@ -160,6 +161,7 @@ def test_the_archive_waits_for_the_batch_with_409(post_json, get, token):
     response = get(path_of(created["archive_url"]), token=token)
     assert response.status_code == 409
     assert "not finished" in response.json()["message"]
+    assert response["Retry-After"] == "5"
 
 
 def test_the_archive_has_one_mycnf_per_host_and_a_summary(create, get, token):
@@ -168,9 +170,8 @@ def test_the_archive_has_one_mycnf_per_host_and_a_summary(create, get, token):
     body["profiles"].append({"name": "broken", "profile": {"server": {}}})
     created = create(body).json()
     response = get(path_of(created["archive_url"]), token=token)
-    assert response.status_code == 200
     assert response["Content-Type"] == "application/zip"
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    archive = archive_zip(response)
     names = archive.namelist()
     assert names == ["db0.example.com.cnf", "db1.example.com.cnf", "summary.csv"]
     assert archive.read("db0.example.com.cnf").decode().startswith("# InnoDB IO Advisor")
@@ -184,7 +185,9 @@ def test_the_archive_has_one_mycnf_per_host_and_a_summary(create, get, token):
     assert "hardware: is required" in rows[3]["errors"]
 
 
-def test_the_archive_holds_the_export_the_format_asks_for(create, get, token):
+def test_the_archive_holds_the_export_the_format_asks_for(
+    create, get, token, django_capture_on_commit_callbacks
+):
     body = fleet(2)
     body["profiles"].append(
         {
@@ -193,9 +196,10 @@ def test_the_archive_holds_the_export_the_format_asks_for(create, get, token):
         }
     )
     created = create(body).json()
-    response = get(path_of(created["archive_url"]) + "?format=k8s-percona", token=token)
-    assert response.status_code == 200
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    url = path_of(created["archive_url"]) + "?format=k8s-percona"
+    archive = archive_zip(
+        fetch_built(lambda: get(url, token=token), django_capture_on_commit_callbacks)
+    )
     names = archive.namelist()
     assert names == ["db0.example.com-percona.yaml", "db1.example.com-percona.yaml", "summary.csv"]
     text = archive.read("db0.example.com-percona.yaml").decode()
@@ -206,7 +210,9 @@ def test_the_archive_holds_the_export_the_format_asks_for(create, get, token):
     assert "runs Percona Server for MySQL" in rows[2]["output_refused"]  # a MariaDB host
 
 
-def test_the_archive_holds_aurora_parameter_groups_and_refuses_them_for_mariadb(create, get, token):
+def test_the_archive_holds_aurora_parameter_groups_and_refuses_them_for_mariadb(
+    create, get, token, django_capture_on_commit_callbacks
+):
     body = fleet(1)
     body["profiles"].append(
         {
@@ -215,9 +221,10 @@ def test_the_archive_holds_aurora_parameter_groups_and_refuses_them_for_mariadb(
         }
     )
     created = create(body).json()
-    response = get(path_of(created["archive_url"]) + "?format=aurora-json", token=token)
-    assert response.status_code == 200
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    url = path_of(created["archive_url"]) + "?format=aurora-json"
+    archive = archive_zip(
+        fetch_built(lambda: get(url, token=token), django_capture_on_commit_callbacks)
+    )
     assert archive.namelist() == ["db0.example.com-aurora.json", "summary.csv"]
     document = json.loads(archive.read("db0.example.com-aurora.json"))
     assert document["DBParameterGroupFamily"] == "aurora-mysql8.0"
@@ -226,6 +233,53 @@ def test_the_archive_holds_aurora_parameter_groups_and_refuses_them_for_mariadb(
     rows = list(csv.DictReader(io.StringIO(archive.read("summary.csv").decode())))
     assert rows[0]["aurora-json_file"] == "db0.example.com-aurora.json"
     assert "not MariaDB" in rows[1]["output_refused"]
+
+
+def test_the_archive_is_sent_whole_with_a_content_length_equal_to_its_body(create, get, token):
+    """Issue 6: the zip was written while it was sent, with no length; a worker killed at the
+    web server's timeout left the client a 200 and a truncated zip it could not tell apart."""
+    created = create(fleet(3)).json()
+    response = get(path_of(created["archive_url"]), token=token)
+    assert response.status_code == 200
+    body = b"".join(response.streaming_content)
+    assert int(response["Content-Length"]) == len(body)
+    archive = zipfile.ZipFile(io.BytesIO(body))
+    assert archive.testzip() is None
+    assert len(archive.namelist()) == 4
+
+
+def test_an_archive_not_yet_built_answers_409_with_retry_after_until_its_build_ran(
+    create, get, token, django_capture_on_commit_callbacks
+):
+    created = create(fleet(2)).json()
+    url = path_of(created["archive_url"]) + "?format=json"
+    with django_capture_on_commit_callbacks() as queued:
+        first = get(url, token=token)
+    assert first.status_code == 409  # an error: `curl -f -o fleet.zip` must not save it
+    assert first["Retry-After"] == "5"
+    assert first.json()["message"] == (
+        "The json archive of this batch (2 hosts) is being built; ask again in 5 s (Retry-After)."
+    )
+    assert len(queued) == 1  # its build, queued once the request's work is committed
+    assert get(url, token=token).status_code == 409  # not built until the build runs
+    queued[0]()  # the build (tasks run in-process here)
+    archive = archive_zip(get(url, token=token))
+    assert archive.namelist() == ["db0.example.com.json", "db1.example.com.json", "summary.csv"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_broker_down_when_an_archive_is_asked_for_is_503_and_asks_again_next_time(
+    post_json, get, token
+):
+    created = post_json(URL, fleet(1), token=token).json()  # no broker set: runs in-process
+    url = path_of(created["archive_url"]) + "?format=sql"
+    refused = OperationalError("Error 111 connecting to 127.0.0.1:1. Connection refused.")
+    with mock.patch("advisor.fleet.tasks.batch_archive_build.delay", side_effect=refused):
+        response = get(url, token=token)
+    assert response.status_code == 503
+    assert "cannot be built now" in response.json()["message"]
+    assert response["Retry-After"]
+    assert archive_zip(get(url, token=token)).namelist() == ["db0.example.com.sql", "summary.csv"]
 
 
 def test_an_unknown_archive_format_is_a_400_naming_the_field(create, get, token):
@@ -265,7 +319,6 @@ def test_no_summary_cell_starts_a_formula(create, get, token, start):
     """A client's own key comes back in the errors cell; a spreadsheet must not run it."""
     profile = {**raw_profile(), f"{start}HYPERLINK(1)": 1}
     created = create({"profiles": [{"name": "db1", "profile": profile}]}).json()
-    response = get(path_of(created["archive_url"]), token=token)
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(response.streaming_content)))
+    archive = archive_zip(get(path_of(created["archive_url"]), token=token))
     (row,) = csv.DictReader(io.StringIO(archive.read("summary.csv").decode()))
     assert row["errors"].startswith("'" + start)

@@ -21,7 +21,7 @@ from advisor.fleet.services import (
     batch_progress,
     batch_requeue_incomplete,
 )
-from advisor.fleet.tasks import batch_process_chunk, batch_start
+from advisor.fleet.tasks import batch_archive_build, batch_process_chunk, batch_start
 from advisor.models import Batch, BatchItem, Recommendation
 from tests.rules.profiles import raw_profile
 
@@ -112,11 +112,11 @@ def test_starting_a_finished_batch_queues_nothing(make_batch):
 
 def test_finishing_is_idempotent(make_batch):
     batch = make_batch(1)
-    assert not batch_finish_if_done(batch_id=batch.id)
+    assert not batch_finish_if_done(batch_id=batch.id, queue_archive=batch_archive_build.delay)
     batch_process_chunk(batch_id=batch.id, first=0, last=1)
     batch.refresh_from_db()
     finished = batch.finished_at
-    assert batch_finish_if_done(batch_id=batch.id)
+    assert batch_finish_if_done(batch_id=batch.id, queue_archive=batch_archive_build.delay)
     batch.refresh_from_db()
     assert batch.finished_at == finished
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import zipfile
 from unittest import mock
 
 import pytest
@@ -13,6 +12,7 @@ from django.core.management import call_command
 from kombu.exceptions import OperationalError
 
 from advisor.models import Batch
+from tests.advisor.archives import archive_zip, fetch_built
 from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db
@@ -54,9 +54,7 @@ def test_an_upload_runs_the_batch_and_the_page_offers_the_archive(
     assert "100%" in html
     assert "hx-trigger" not in html  # done: nothing polls any more
     link = re.search(r'href="(/batches/[^"]+/archive)"', html).group(1)
-    archive = client.get(link)
-    assert archive.status_code == 200
-    names = zipfile.ZipFile(io.BytesIO(b"".join(archive.streaming_content))).namelist()
+    names = archive_zip(client.get(link)).namelist()
     assert names == ["db0.cnf", "db1.cnf", "summary.csv"]
 
 
@@ -69,9 +67,29 @@ def test_the_page_offers_the_archive_with_each_other_export(
     links = re.findall(r'href="(/batches/[^"]+/archive\?format=([a-z0-9-]+))"', html)
     assert {fmt for _, fmt in links} >= {"ansible", "k8s-percona", "rds-terraform", "json"}
     link = next(href for href, fmt in links if fmt == "ansible-tasks")
-    names = zipfile.ZipFile(io.BytesIO(b"".join(client.get(link).streaming_content))).namelist()
+    response = fetch_built(lambda: client.get(link), django_capture_on_commit_callbacks)
+    names = archive_zip(response).namelist()
     assert names == ["db0-tasks.yml", "db1-tasks.yml", "summary.csv"]
     assert client.get(link.split("?")[0] + "?format=xlsx").status_code == 404
+
+
+def test_an_archive_being_built_is_a_page_that_asks_again_by_itself(
+    client, token, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        location = upload(client, token, fleet_json())["Location"]
+    with django_capture_on_commit_callbacks() as queued:
+        waiting = client.get(f"{location}archive?format=sql")
+    assert waiting.status_code == 409
+    assert waiting["Refresh"] == waiting["Retry-After"] == "5"
+    assert "The archive is being built" in waiting.content.decode()
+    assert len(queued) == 1
+    queued[0]()
+    assert archive_zip(client.get(f"{location}archive?format=sql")).namelist() == [
+        "db0.sql",
+        "db1.sql",
+        "summary.csv",
+    ]
 
 
 def test_a_running_batch_polls_its_progress_partial(client, token):
@@ -143,7 +161,7 @@ def test_the_archive_has_a_revert_my_cnf_for_each_host_that_gave_its_current_con
     link = re.search(
         r'href="(/batches/[^"]+/archive)"', client.get(response["Location"]).content.decode()
     ).group(1)
-    archive = zipfile.ZipFile(io.BytesIO(b"".join(client.get(link).streaming_content)))
+    archive = archive_zip(client.get(link))
     assert archive.namelist() == ["db0.cnf", "revert/db0.cnf", "db1.cnf", "summary.csv"]
     twin = archive.read("revert/db0.cnf").decode()
     assert "innodb_io_capacity = 300\n" in twin
