@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('advisor', '0004_kept_json_text'),
+        ('advisor', '0005_kept_pastes'),
     ]
 
     operations = [
