@@ -15,6 +15,8 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# A dev install's settings, read by every manage.py command (manage.py loads it).
+ENV_FILE ?= .env
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/advisor
 SERVICE_WAIT_SECONDS ?= 30
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -32,9 +34,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -e ".[dev]"
 	touch $(STAMP)
 
-run: venv
-	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+run: venv $(ENV_FILE)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# A dev install's settings (see ENV_FILE above), written once; kept if present.
+$(ENV_FILE):
+	printf '%s\n' '# Written by make run: a development install (SQLite, Celery eager, a dev secret key).' \
+	  '# manage.py reads this file; variables already exported win. See .env.example for the rest.' \
+	  'DJANGO_DEBUG=1' > $@
 
 # System packages the tests boot for real, installed from Debian's archive when missing.
 SYSTEM_PACKAGES := mariadbd:mariadb-server mariadb-install-db:mariadb-server chromium:chromium \
@@ -112,6 +120,6 @@ bench: venv services
 	$(BIN)/python benchmarks/batch.py
 	$(BIN)/python benchmarks/real_gain.py
 
-calibrate: venv
-	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DJANGO_DEBUG=1 $(BIN)/python manage.py calibrate
+calibrate: venv $(ENV_FILE)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py calibrate

@@ -20,6 +20,7 @@ def run_manage(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedPr
             "DATABASE_URL": f"sqlite:///{tmp_path / 'fresh.sqlite3'}",
             "DJANGO_SECRET_KEY": "test-only",
             "DJANGO_DEBUG": "1",
+            "DJANGO_ENV_FILE": "",  # not a developer's own .env
             **env,
         },
         capture_output=True,

@@ -1,5 +1,6 @@
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -215,9 +216,11 @@ class TestSettings:
 
 
 def run_bare(*args: str) -> subprocess.CompletedProcess[str]:
-    """`args` in the project folder with no DJANGO_ or CELERY_ variable set, as on a new shell."""
+    """`args` in the project folder with no DJANGO_ or CELERY_ variable set, as on a new shell of
+    a production install (no .env: a developer's own is not read)."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
     clean["DJANGO_SETTINGS_MODULE"] = "advisor.settings"
+    clean["DJANGO_ENV_FILE"] = ""
     return subprocess.run(
         list(args), env=clean, cwd=PROJECT_DIR, capture_output=True, text=True, check=False
     )
@@ -246,3 +249,48 @@ class TestOfflineCommand:
         run = run_bare(sys.executable, "manage.py", "check")
         assert run.returncode != 0
         assert "DJANGO_SECRET_KEY is required" in run.stderr
+
+
+class TestDevInstall:
+    """After `make run`'s set-up the README's commands work in a new shell with nothing exported;
+    a production install missing a setting says which, in one line."""
+
+    def test_the_readme_token_command_works_after_make_runs_set_up(self, tmp_path):
+        env_file = tmp_path / ".env"
+        made = subprocess.run(
+            ["make", "-s", f"ENV_FILE={env_file}", str(env_file)],
+            cwd=PROJECT_DIR,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert made.returncode == 0, made.stderr
+        assert "DJANGO_DEBUG=1" in env_file.read_text()
+        shell = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+        shell.pop("DATABASE_URL", None)
+        env_file.write_text(
+            env_file.read_text() + f"DATABASE_URL=sqlite:///{tmp_path / 'dev.sqlite3'}\n"
+        )
+        shell["DJANGO_ENV_FILE"] = str(env_file)
+        for args in (["migrate", "--noinput"], ["create_api_token", "ansible"]):
+            run = subprocess.run(
+                [sys.executable, "manage.py", *args],
+                env=shell,
+                cwd=PROJECT_DIR,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            assert run.returncode == 0, run.stderr
+        assert re.fullmatch(r"[0-9a-f]{40}\n", run.stdout), run.stdout
+
+    @pytest.mark.parametrize(
+        "args",
+        [["create_api_token", "ansible"], ["createsuperuser", "--noinput"], ["calibrate"]],
+    )
+    def test_a_production_install_without_its_secret_says_so_in_one_line(self, args):
+        run = run_bare(sys.executable, "manage.py", *args)
+        assert run.returncode != 0
+        assert "Traceback" not in run.stderr
+        assert run.stderr.count("\n") == 1
+        assert "DJANGO_SECRET_KEY is required but not set" in run.stderr

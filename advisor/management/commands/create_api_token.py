@@ -1,7 +1,7 @@
-"""`python manage.py create_api_token NAME`: the API token of the client NAME.
+"""`.venv/bin/python manage.py create_api_token NAME`: the API token of the client NAME.
 
 Batches and measurements need a token; each token sees only its own batches. The key alone is
-printed, so `TOKEN=$(python manage.py create_api_token ci)` works in scripts.
+printed, so `TOKEN=$(.venv/bin/python manage.py create_api_token ci)` works in scripts.
 """
 
 from __future__ import annotations
