@@ -9,6 +9,7 @@ from typing import Any
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 
+from advisor.api.examples import request_examples
 from advisor.api.profile_component import profile_schema
 from advisor.api.serializers import ErrorOutput
 from rules.jsonshape import component_ref
@@ -144,8 +145,11 @@ def add_components(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     schemas["Profile"] = profile_schema()
     schemas.update(result_schema_components())
     result["components"]["schemas"] = dict(sorted(schemas.items()))
-    for operations in result.get("paths", {}).values():
-        for operation in operations.values():
+    examples = request_examples()
+    for path, operations in result.get("paths", {}).items():
+        for method, operation in operations.items():
             if "requestBody" in operation:  # every body here is required; raw schemas lose that
                 operation["requestBody"]["required"] = True
+                body = operation["requestBody"]["content"][JSON]
+                body["example"] = examples[(path, method)]  # a KeyError names a body without one
     return result
