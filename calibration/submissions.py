@@ -10,10 +10,13 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from calibration.points import UNITS, Point
 from rules.catalog import catalog_for
+from rules.current.errors import CurrentParseError
 from rules.current.names import normalise_name
+from rules.current.reduce import reduce_current
 from rules.current.server_numbers import parse_number
 from rules.enums import ControllerCache, Media
 from rules.profile import Profile, Storage
@@ -218,3 +221,24 @@ def _read_ahead_on(values: Mapping[str, int | float | str]) -> bool:
     threshold = _number(values[READ_AHEAD_THRESHOLD], READ_AHEAD_THRESHOLD)
     random_on = str(values[RANDOM_READ_AHEAD]).strip().upper() in ("ON", "1", "TRUE")
     return threshold < READ_AHEAD_NEVER_THRESHOLD or random_on
+
+
+def kept_submission_fields(
+    profile: Mapping[str, Any], server_settings: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the profile, the server settings) as stored: the profile's pasted `current` reduced to
+    what the advisor reads, and of the settings only those the model reads (a pasted server's
+    variables can hold paths, hosts and secrets)."""
+    kept = dict(profile)
+    current = profile.get("current")
+    if isinstance(current, Mapping):
+        try:
+            kept["current"] = reduce_current(current)
+        except CurrentParseError:  # never read, so never used: not kept either
+            del kept["current"]
+    settings = {
+        name: value
+        for name, value in server_settings.items()
+        if normalise_name(str(name)) in SETTING_NAMES
+    }
+    return kept, settings

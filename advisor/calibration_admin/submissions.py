@@ -17,9 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from advisor.models import Measurement
 from calibration.points import UNITS
-from calibration.submissions import SETTING_NAMES, fio_sample, point_from_submission
-from rules.current import CurrentParseError, normalise_name
-from rules.current.reduce import reduce_current
+from calibration.submissions import fio_sample, kept_submission_fields, point_from_submission
 from rules.errors import ProfileError
 from rules.validation import parse_profile
 
@@ -63,27 +61,6 @@ def measurement_submit(
         notes=submission.notes,
         submitted_by=submitted_by,
     )
-
-
-def kept_submission_fields(
-    profile: Mapping[str, Any], server_settings: Mapping[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(the profile, the server settings) as stored: the profile's pasted `current` reduced to
-    what the advisor reads, and of the settings only those the model reads (a pasted server's
-    variables can hold paths, hosts and secrets)."""
-    kept = dict(profile)
-    current = profile.get("current")
-    if isinstance(current, Mapping):
-        try:
-            kept["current"] = reduce_current(current)
-        except CurrentParseError:  # never read, so never used: not kept either
-            del kept["current"]
-    settings = {
-        name: value
-        for name, value in server_settings.items()
-        if normalise_name(str(name)) in SETTING_NAMES
-    }
-    return kept, settings
 
 
 def _check(s: Submission) -> str:

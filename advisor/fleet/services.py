@@ -34,10 +34,7 @@ from advisor.fleet.archive_files import archive_built, archive_request
 from advisor.models import Batch, BatchItem
 from advisor.row_insert import insert_rows
 from advisor.unstorable import UNSTORABLE_MESSAGE, unstorable_path
-from rules.current import CurrentParseError
-from rules.current.messages import show
-from rules.current.reduce import reduce_current
-from rules.profile_fields import CURRENT_FORMS
+from rules.current.reduce import reduce_profile_paste
 
 logger = logging.getLogger(__name__)
 
@@ -116,27 +113,7 @@ def batch_entries_check(raw: object) -> list[BatchEntry]:
         errors.setdefault(bad, []).append(UNSTORABLE_MESSAGE)
     if errors:
         raise BatchInvalid(errors)
-    return [BatchEntry(entry["name"], *stored_profile(entry["profile"])) for entry in raw]
-
-
-def stored_profile(
-    profile: Mapping[str, Any],
-) -> tuple[dict[str, Any], dict[str, list[str]] | None]:
-    """The profile a batch keeps: its pasted `current` reduced to the variables the advisor reads
-    (a host's paste can carry passwords, and items are kept with their batch). A paste that
-    cannot be read is not kept: the item fails now with the reason validation would give."""
-    current = profile.get("current")
-    if not isinstance(current, Mapping):
-        return dict(profile), None
-    rest = {key: value for key, value in profile.items() if key != "current"}
-    unknown = [str(key) for key in current if key not in (*CURRENT_FORMS, "os")]
-    if unknown:
-        allowed = ", ".join(CURRENT_FORMS)
-        return rest, {f"current.{show(unknown[0])}": [f"is not a known field; allowed: {allowed}"]}
-    try:
-        return {**rest, "current": reduce_current(current)}, None
-    except CurrentParseError as problem:
-        return rest, {f"current.{problem.field}": [str(problem)]}
+    return [BatchEntry(entry["name"], *reduce_profile_paste(entry["profile"])) for entry in raw]
 
 
 def batch_create(

@@ -12,11 +12,11 @@ import advisor.fast_json_field
 
 
 def reduce_stored_pastes(apps: Any, schema_editor: Any) -> None:
-    from advisor.calibration_admin.submissions import kept_submission_fields
-    from advisor.fleet.services import stored_profile
+    from calibration.submissions import kept_submission_fields
+    from rules.current.reduce import reduce_profile_paste
 
     for item in apps.get_model("advisor", "BatchItem").objects.iterator():
-        profile, errors = stored_profile(item.profile)
+        profile, errors = reduce_profile_paste(item.profile)
         if profile != item.profile:
             item.profile = profile
             if errors and item.status == "pending":

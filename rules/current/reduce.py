@@ -8,10 +8,14 @@ variables the advisor reads, written back in the form they came in so they read 
 
 import re
 from collections.abc import Mapping
+from typing import Any
 
 from rules.catalog import known_names
+from rules.current.errors import CurrentParseError
 from rules.current.kept import keep_read_variables
+from rules.current.messages import show
 from rules.current.parse import parse_current
+from rules.profile_fields import CURRENT_FORMS
 
 _BARE_VALUE = re.compile(r"[A-Za-z0-9_.,+\-/:@%]*")
 
@@ -29,6 +33,26 @@ def reduce_current(raw: Mapping[str, object]) -> dict[str, object] | None:
     if current.os:
         reduced["os"] = dict(current.os)
     return reduced
+
+
+def reduce_profile_paste(
+    profile: Mapping[str, Any],
+) -> tuple[dict[str, Any], dict[str, list[str]] | None]:
+    """(a profile with its pasted `current` reduced to the variables the advisor reads, the field
+    errors validation would give when the paste cannot be read, or None). A paste that cannot be
+    read is not kept at all."""
+    current = profile.get("current")
+    if not isinstance(current, Mapping):
+        return dict(profile), None
+    rest = {key: value for key, value in profile.items() if key != "current"}
+    unknown = [str(key) for key in current if key not in (*CURRENT_FORMS, "os")]
+    if unknown:
+        allowed = ", ".join(CURRENT_FORMS)
+        return rest, {f"current.{show(unknown[0])}": [f"is not a known field; allowed: {allowed}"]}
+    try:
+        return {**rest, "current": reduce_current(current)}, None
+    except CurrentParseError as problem:
+        return rest, {f"current.{problem.field}": [str(problem)]}
 
 
 def paste_text(form: str, variables: Mapping[str, str], notes: list[str] | None = None) -> str:
