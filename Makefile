@@ -47,7 +47,7 @@ $(ENV_FILE):
 # System packages the tests boot for real, installed from Debian's archive when missing.
 SYSTEM_PACKAGES := mariadbd:mariadb-server mariadb-install-db:mariadb-server chromium:chromium \
   redis-server:redis-server mariadb:mariadb-client fio:fio setpriv:util-linux lsblk:util-linux \
-  findmnt:util-linux
+  findmnt:util-linux sysbench:sysbench
 system-deps:
 	@missing=""; \
 	for pair in $(SYSTEM_PACKAGES); do \

@@ -47,10 +47,10 @@ from benchmarks.real_gain import (
     table_size_for,
 )
 from calibration.model import commit_flushes
+from lab.mariadb_server import running_server
 from rules.render import render
 from rules.storage import array_capability
 from rules.validation import parse_profile
-from tests.integration.mariadb_server import running_server
 
 TESTS = (  # label, sysbench test, lines added to our my.cnf
     ("advised", "oltp_read_write", ""),

@@ -18,7 +18,7 @@ bytes per transaction. At few clients a commit's wait costs this host far more t
 rate says (benchmarks/few_clients.py). It measures; it asserts nothing.
 
 Needs Debian's `sysbench` and `fio` (exit 2 when missing) and MariaDB's server binaries; the
-throwaway servers come from tests/integration/mariadb_server.py. Exit 1 when a server refuses
+throwaway servers come from lab/mariadb_server.py. Exit 1 when a server refuses
 to start (its error log is printed); our my.cnf is never edited to make it start.
 """
 
@@ -45,17 +45,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
-from rules.engine import recommend
-from rules.render import render
-from rules.result import Estimate, Result
-from rules.validation import parse_profile
-from tests.integration.mariadb_server import (
+from lab.mariadb_server import (
     RunningServer,
     ServerStartError,
     binaries_available,
     mariadbd_version,
     running_server,
 )
+from rules.engine import recommend
+from rules.render import render
+from rules.result import Estimate, Result
+from rules.validation import parse_profile
 
 GIB = 1024**3
 TOOLS = {"sysbench": "sysbench", "fio": "fio"}  # command -> Debian package

@@ -42,7 +42,7 @@ from benchmarks.real_gain import (
     table_size_for,
 )
 from calibration.benchmarks import BENCHMARKS
-from tests.integration.mariadb_server import RunningServer, running_server
+from lab.mariadb_server import RunningServer, running_server
 
 # sysbench test -> the workload kind whose unit it is (update_heavy averages the two updates)
 TESTS = {

@@ -1,8 +1,7 @@
 """Fixtures for the integration tests that boot a real, throwaway mariadbd.
 
-The harness itself is ``mariadb_server.py`` next to this file; import it as
-``tests.integration.mariadb_server`` (pyproject's ``pythonpath = ["."]`` puts the project
-root on sys.path, and ``--import-mode=importlib`` does not add test directories).
+The harness itself is ``lab/mariadb_server.py``, shared with the benchmarks and the lab
+(``manage.py lab``), which may import nothing from tests/.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.mariadb_server import (
+from lab.mariadb_server import (
     binaries_available,
     make_template_datadir,
     remove_template_datadir,

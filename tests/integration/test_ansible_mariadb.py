@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from lab.mariadb_server import running_server, same_value
 from rules.engine import recommend
 from rules.render import render
 from rules.validation import parse_profile
-from tests.integration.mariadb_server import running_server, same_value
 from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.mariadb

@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
+from lab.mariadb_server import boot_and_read, running_server, same_value
 from rules.engine import recommend
 from rules.render import render_revert
 from rules.render.mycnf import config_value
 from rules.render.sql import NOW_TITLE, RESTART_TITLE, render_sql
 from rules.result import Result
 from rules.validation import parse_profile
-from tests.integration.mariadb_server import boot_and_read, running_server, same_value
 from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.mariadb

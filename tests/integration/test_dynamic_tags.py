@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from lab.mariadb_server import mariadbd_version, running_server
 from rules.catalog import catalog_for
 from rules.engine import recommend
 from rules.enums import Flavor
 from rules.render.sql import sql_literal
 from rules.validation import parse_profile
 from rules.version import parse_version
-from tests.integration.mariadb_server import mariadbd_version, running_server
 from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.mariadb

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from lab.mariadb_server import boot_and_read, same_value
 from rules.engine import recommend
 from rules.render.mycnf import render_mycnf
 from rules.validation import parse_profile
-from tests.integration.mariadb_server import boot_and_read, same_value
 from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.mariadb

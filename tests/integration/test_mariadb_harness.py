@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.mariadb_server import (
+from lab.mariadb_server import (
     BootResult,
     VariableReadError,
     boot_and_read,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.mariadb_server import RunningServer, binaries_available, running_server
+from lab.mariadb_server import RunningServer, binaries_available, running_server
 
 
 @pytest.fixture(scope="module")

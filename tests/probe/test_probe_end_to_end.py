@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.mariadb_server import boot_and_read, same_value
+from lab.mariadb_server import boot_and_read, same_value
 from tests.probe.run import SYSTEM_PYTHON, run_probe
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.django_db(transaction=True)]

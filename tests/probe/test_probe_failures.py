@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.mariadb_server import RunningServer
+from lab.mariadb_server import RunningServer
 from tests.probe.run import FIXTURES, NOBODY, PROBE, SYSTEM_PYTHON, run_probe
 
 NO_TOOLS = "/nonexistent"  # a PATH with no client, no fio, no vendor tool

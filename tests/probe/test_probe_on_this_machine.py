@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.integration.mariadb_server import RunningServer, mariadbd_version
+from lab.mariadb_server import RunningServer, mariadbd_version
 from tests.probe.run import SYSTEM_PYTHON, run_probe, source, storage
 
 pytestmark = pytest.mark.mariadb

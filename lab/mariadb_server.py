@@ -108,7 +108,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -142,6 +142,9 @@ HARNESS_OPTIONS: tuple[str, ...] = (
     "skip_networking",
     "user",
 )
+
+#: Options the harness block sets too when the server listens on a port.
+NETWORK_OPTIONS: tuple[str, ...] = ("port", "bind_address")
 
 _POLL_INTERVAL_S = 0.05
 _CLIENT_TIMEOUT_S = 30.0
@@ -192,10 +195,17 @@ class RunningServer:
     work: Path  # the temp dir: data/, my.cnf, error.log, mysqld.sock
     socket: Path
     boot_seconds: float
+    pid: int = 0  # mariadbd's process id
+    port: int | None = None  # the TCP port on 127.0.0.1, or None: skip-networking
 
     @property
     def datadir(self) -> Path:
         return self.work / "data"
+
+    @property
+    def mycnf(self) -> Path:
+        """The complete option file the server was started with (ours, then the harness's)."""
+        return self.work / "my.cnf"
 
     def error_log(self) -> str:
         """The server's error log so far."""
@@ -321,11 +331,11 @@ def _iter_server_options(mycnf_text: str) -> Iterator[tuple[int, str, str]]:
         yield number, group, line.split("=", 1)[0]
 
 
-def find_clashes(mycnf_text: str) -> list[str]:
-    """Describe every option in the text that the harness block would override."""
+def find_clashes(mycnf_text: str, more: tuple[str, ...] = ()) -> list[str]:
+    """Describe every option in the text that the harness block (with `more`) would override."""
     clashes: list[str] = []
     for number, group, option in _iter_server_options(mycnf_text):
-        for harness_option in HARNESS_OPTIONS:
+        for harness_option in HARNESS_OPTIONS + more:
             if _clashes_with(option, harness_option):
                 clashes.append(
                     f"line {number} [{group}] {option.strip()!r} "
@@ -342,9 +352,11 @@ def _temp_parent() -> str | None:
     return "/tmp" if os.path.isdir("/tmp") else None
 
 
-def make_template_datadir() -> Path:
-    """Run mariadb-install-db into a new temp dir; returns its ``data`` subdirectory."""
-    parent = Path(tempfile.mkdtemp(prefix="ia-template-", dir=_temp_parent()))
+def make_template_datadir(where: Path | None = None) -> Path:
+    """Run mariadb-install-db into a new temp dir (under ``where``, else /tmp); returns its
+    ``data`` subdirectory."""
+    place = str(where) if where is not None else _temp_parent()
+    parent = Path(tempfile.mkdtemp(prefix="ia-template-", dir=place))
     datadir = parent / "data"
     args = [
         _binary("mariadb-install-db"),
@@ -530,15 +542,17 @@ def _collect_log(work: Path, note: str = "") -> str:
     return text
 
 
-def _harness_block(work: Path) -> str:
+def _harness_block(work: Path, port: int | None = None) -> str:
+    """The harness's group; with a port, the server listens on 127.0.0.1 only, at that port."""
+    network = ["skip-networking"] if port is None else ["bind-address=127.0.0.1", f"port={port}"]
     lines = [
         "[mysqld]",
-        "# appended by tests/integration/mariadb_server.py: throwaway-server plumbing only",
+        "# appended by lab/mariadb_server.py: throwaway-server plumbing only",
         f"datadir={work / 'data'}",
         f"socket={work / 'mysqld.sock'}",
         f"pid-file={work / 'mysqld.pid'}",
         f"log-error={work / 'error.log'}",
-        "skip-networking",
+        *network,
     ]
     if os.geteuid() == 0:
         lines.append("user=root")
@@ -576,6 +590,8 @@ def running_server(
     parent: Path | None = None,
     timeout_s: float = 120,
     keep: bool = False,
+    port: int | None = None,
+    before_exec: Callable[[], None] | None = None,
 ) -> Iterator[RunningServer]:
     """Boot as ``boot_and_read`` does, but keep the server up for the ``with`` block.
 
@@ -586,15 +602,19 @@ def running_server(
     the template of later boots.  Raises ServerStartError, carrying the error log, when
     the server exits or does not answer within ``timeout_s``; the server is always
     stopped (cleanly: SQL SHUTDOWN) when the block ends.
+
+    ``port`` opens networking on 127.0.0.1 at that port (the text may then set neither
+    ``port`` nor ``bind_address``); ``before_exec`` runs in the child between fork and exec,
+    e.g. to join a cgroup before the server allocates anything (lab.cgroups).
     """
     where = str(parent) if parent is not None else _temp_parent()
-    work, cnf, socket_path = _make_work(mycnf_text, template_datadir, where)
+    work, cnf, socket_path = _make_work(mycnf_text, template_datadir, where, port)
     try:
-        proc, elapsed, note = _launch(work, cnf, socket_path, timeout_s)
+        proc, elapsed, note = _launch(work, cnf, socket_path, timeout_s, before_exec)
         if note:
             raise ServerStartError(note, _collect_log(work, note))
         try:
-            yield RunningServer(work, socket_path, elapsed)
+            yield RunningServer(work, socket_path, elapsed, proc.pid, port)
         finally:
             _stop(proc, socket_path, polite=True)
     finally:
@@ -603,13 +623,13 @@ def running_server(
 
 
 def _make_work(
-    mycnf_text: str, template_datadir: Path | None, parent: str | None
+    mycnf_text: str, template_datadir: Path | None, parent: str | None, port: int | None = None
 ) -> tuple[Path, Path, Path]:
     """Check the text, copy the template into a new temp dir, write the my.cnf there.
 
     Returns (temp dir, my.cnf path, socket path); the caller removes the temp dir.
     """
-    clashes = find_clashes(mycnf_text)
+    clashes = find_clashes(mycnf_text, NETWORK_OPTIONS if port is not None else ())
     if clashes:
         raise ValueError(
             "the exported my.cnf sets options the harness must set itself:\n  "
@@ -627,7 +647,8 @@ def _make_work(
         shutil.copytree(template, work / "data")
         cnf = work / "my.cnf"
         separator = "" if mycnf_text.endswith("\n") or not mycnf_text else "\n"
-        cnf.write_text(mycnf_text + separator + "\n" + _harness_block(work), encoding="utf-8")
+        block = _harness_block(work, port)
+        cnf.write_text(mycnf_text + separator + "\n" + block, encoding="utf-8")
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -635,7 +656,11 @@ def _make_work(
 
 
 def _launch(
-    work: Path, cnf: Path, socket_path: Path, timeout_s: float
+    work: Path,
+    cnf: Path,
+    socket_path: Path,
+    timeout_s: float,
+    before_exec: Callable[[], None] | None = None,
 ) -> tuple[subprocess.Popen[bytes], float, str]:
     """Start mariadbd and wait for its first answered ping.
 
@@ -650,6 +675,7 @@ def _launch(
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=before_exec,  # safe: the lab starts no threads (Python docs warn of them)
         )
     try:
         deadline = start + timeout_s
