@@ -11,8 +11,8 @@ from rules.currentvalues import DERIVED, change_between, current_value
 from rules.defaults import matches_default
 from rules.enums import ControllerCache, FlashClass
 from rules.estimator_interface import Estimator
-from rules.lifecycle import TABLE_DIGEST, lifecycle_warning
 from rules.frozen import positional_new, quick_new
+from rules.lifecycle import TABLE_DIGEST, lifecycle_warning
 from rules.profile import Profile
 from rules.registry import OS_RULES, SETTING_RULES
 from rules.result import Change, Estimates, OsItem, Result, Setting
