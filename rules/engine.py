@@ -12,6 +12,7 @@ from rules.defaults import matches_default
 from rules.enums import ControllerCache, FlashClass
 from rules.estimator_interface import Estimator
 from rules.frozen import positional_new, quick_new
+from rules.lifecycle import TABLE_DIGEST, lifecycle_warning
 from rules.profile import Profile
 from rules.registry import OS_RULES, SETTING_RULES
 from rules.result import Change, Estimates, OsItem, Result, Setting
@@ -20,7 +21,7 @@ from rules.storage import array_capability
 from rules.template import fill
 from rules.throughput_estimates import NO_EFFECT_FIELDS, SettingDraft, with_estimates
 from rules.variable_table import VariableFacts, variable_table
-from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
+from rules.version import SUPPORT_REASONS, SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.2"
 # json.dumps(..., sort_keys=True, default=str), without building an encoder for every result.
@@ -55,6 +56,9 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
     pool = ctx.decided.get("innodb_buffer_pool_size")
     warnings.extend(session_buffer_warnings(profile, int(pool) if pool is not None else None))
     os_items = tuple(_os_item(rule, p, ctx) for rule in OS_RULES for p in rule.compute(ctx))
+    ended = lifecycle_warning(server.flavor, server.version)
+    if ended:
+        warnings.append(ended)
     refused = _output_refusal(profile)
     if refused:
         warnings.append(refused)
@@ -201,11 +205,7 @@ def _output_refusal(profile: Profile) -> str | None:
     support = support_of(server.flavor, server.version)
     if support is Support.SUPPORTED:
         return None
-    why = {
-        Support.TOO_OLD: "is older than the supported range",
-        Support.UNSUPPORTED_SERIES: "is a short-term series outside the supported range",
-        Support.TOO_NEW: "is newer than the variable catalog knows",
-    }[support]
+    why = SUPPORT_REASONS[support]
     return (
         f"{server.flavor.value} {server.version_text} {why} "
         f"(supported range: {SUPPORTED_RANGE_TEXT[server.flavor]}): my.cnf and SQL are not "
@@ -224,9 +224,11 @@ def _result_id(profile: Profile, calibration: str | None) -> str:
     The notes on reading a pasted configuration are hashed too: they describe the paste (its
     skipped lines, its sections), not only the variables kept, and the first stored copy of an
     id is the one every later client is served, so two pastes that differ in a note must never
-    share an id."""
+    share an id. The lifecycle table is hashed for the same reason: its end-of-life warnings
+    are judged against the table's own date, so a result computed under an older table (without
+    a warning that is due now) must not be served again."""
     notes = list(profile.current.notes) if profile.current is not None else []
     payload = _ID_JSON.encode(
-        [profile.raw, RULESET_VERSION, calibration, *([notes] if notes else [])]
+        [profile.raw, RULESET_VERSION, TABLE_DIGEST, calibration, *([notes] if notes else [])]
     )
     return hashlib.sha256(payload.encode()).hexdigest()[:20]

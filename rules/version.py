@@ -82,7 +82,7 @@ def _minors(major: int, last_minor: int) -> frozenset[tuple[int, int]]:
     return frozenset((major, minor) for minor in range(last_minor + 1))
 
 
-# Release series that exist (the vendors' release notes, through MySQL 9.7 of April 2026 and
+# Release series that exist (the vendors' release notes, through MySQL 26.10 of October 2026 and
 # MariaDB 13.2). A version outside them cannot be described at all; an older real one is kept
 # for estimates only (Support.TOO_OLD). Percona Server follows MySQL's numbering.
 _MYSQL_SERIES = (
@@ -90,8 +90,14 @@ _MYSQL_SERIES = (
     | _minors(8, 4)
     | _minors(9, 7)
 )
+# MySQL numbers by calendar (YY.M) after 9.7: 26.7 of July 2026 is the first such release
+# (https://dev.mysql.com/doc/refman/26.7/en/mysql-releases.html), 26.10 the next
+# (https://dev.mysql.com/doc/refman/26.10/en/mysql-nutshell.html). Percona ships no Innovation
+# releases after 8.4 (https://www.percona.com/blog/no-mysql-9-x-innovation-releases-from-percona/),
+# so no Percona 26.x exists.
+_MYSQL_CALENDAR_SERIES = frozenset({(26, 7), (26, 10)})
 KNOWN_SERIES: dict[Flavor, frozenset[tuple[int, int]]] = {
-    Flavor.MYSQL: _MYSQL_SERIES,
+    Flavor.MYSQL: _MYSQL_SERIES | _MYSQL_CALENDAR_SERIES,
     Flavor.PERCONA: _MYSQL_SERIES,
     Flavor.MARIADB: frozenset({(5, 1), (5, 2), (5, 3), (5, 5)})
     | _minors(10, 11)
@@ -125,6 +131,14 @@ def known_series_text(flavor: Flavor) -> str:
 
 def _series_text(series: tuple[int, int]) -> str:
     return f"{series[0]}.{series[1]}"
+
+
+# Why a release gets no my.cnf or SQL: said by the engine's refusal and the wizard's first step.
+SUPPORT_REASONS: dict[Support, str] = {
+    Support.TOO_OLD: "is older than the supported range",
+    Support.UNSUPPORTED_SERIES: "is a short-term series outside the supported range",
+    Support.TOO_NEW: "is newer than the variable catalog knows",
+}
 
 
 def support_of(flavor: Flavor, version: ServerVersion) -> Support:

@@ -16,11 +16,20 @@ from rules.catalog import known_names
 from rules.current import CurrentParseError, parse_current
 from rules.current.kept import ECHO_META_KEYS, keep_read_variables
 from rules.current.reduce import paste_text
+from rules.enums import Flavor
 from rules.errors import ProfileError
 from rules.profile import Profile
 from rules.profile_fields import FIELDS, REPORT_PATHS, FieldSpec, Kind
 from rules.units import number_from_text
 from rules.validation import parse_profile
+from rules.version import (
+    FLAVOR_NAMES,
+    SUPPORT_REASONS,
+    SUPPORTED_RANGE_TEXT,
+    Support,
+    parse_version,
+    support_of,
+)
 
 SESSION_KEY = "wizard_draft"
 # The paste box: which `current` form the text is (the API also takes a JSON `variables` object,
@@ -33,6 +42,7 @@ NON_FIELD = "__all__"
 # nothing but why (it may be anything, a password included).
 DRAFT_FIELD_CHARS = 200
 PASTE_PROBLEM = "current_problem"  # why the last paste could not be read
+FLAVOR_VALUES = frozenset(flavor.value for flavor in Flavor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,8 +272,30 @@ def validate(
         for path, messages in problem.errors.items():
             if field_name(path) != CURRENT_TEXT or PASTE_PROBLEM not in draft:
                 errors.setdefault(field_name(path), []).extend(messages)
-        return None, errors
-    return (None, errors) if errors else (profile, {})
+        profile = None
+    refusal = _unsupported(draft, errors)
+    if refusal:
+        errors["version"] = [refusal]
+    return (None, errors) if errors or profile is None else (profile, {})
+
+
+def _unsupported(draft: Mapping[str, str], errors: Mapping[str, list[str]]) -> str | None:
+    """Why the server step refuses a real release the advisor writes no my.cnf for: the
+    engine's own decision (`support_of`), made at the first step instead of on the result page
+    five steps later. The API still answers such a release with estimates only."""
+    if "flavor" in errors or "version" in errors:
+        return None
+    flavor, version = draft.get("flavor", "").strip(), parse_version(draft.get("version", ""))
+    if version is None or flavor not in FLAVOR_VALUES:
+        return None
+    support = support_of(Flavor(flavor), version)
+    if support is Support.SUPPORTED:
+        return None
+    return (
+        f"{FLAVOR_NAMES[Flavor(flavor)]} {version.major}.{version.minor} "
+        f"{SUPPORT_REASONS[support]}: the advisor writes my.cnf and SQL for "
+        f"{SUPPORTED_RANGE_TEXT[Flavor(flavor)]} only (the API still answers it with estimates)."
+    )
 
 
 def field_name(path: str) -> str:

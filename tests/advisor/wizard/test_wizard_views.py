@@ -8,9 +8,13 @@ from django.test import Client
 
 from advisor.models import Recommendation
 from advisor.recommendations.wizard.steps import raw_profile
+from rules.engine import recommend
+from rules.enums import Flavor
 from rules.errors import ProfileError
 from rules.validation import parse_profile
+from rules.version import SUPPORTED_RANGE_TEXT
 from tests.advisor.wizard.helpers import ANSWERS, HTMX, complete_wizard, post_step
+from tests.rules.profiles import profile
 
 pytestmark = pytest.mark.django_db
 
@@ -291,3 +295,39 @@ def test_the_live_check_shows_digits_int_cannot_read_as_typed(client, media, nam
     response = client.post("/wizard/storage/check/", data, HTTP_HX_TRIGGER_NAME=name, **HTMX)
     assert response.status_code == 200
     assert typed in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("flavor", "version", "named", "why"),
+    [
+        ("mariadb", "12.0", "MariaDB 12.0", "is newer than the variable catalog knows"),
+        ("mysql", "26.10.0", "MySQL 26.10", "is newer than the variable catalog knows"),
+        ("mysql", "5.6.51", "MySQL 5.6", "is older than the supported range"),
+        ("mariadb", "10.8", "MariaDB 10.8", "is a short-term series outside the supported range"),
+    ],
+)
+def test_a_release_the_advisor_writes_no_mycnf_for_is_refused_at_the_first_step(
+    client, flavor, version, named, why
+):
+    """Decided at the server step with the engine's reason (support_of), not five steps later
+    on the result page."""
+    response = post_step(client, "server", flavor=flavor, version=version)
+    assert response.status_code == 302
+    assert response["Location"] == "/wizard/server/?check=1"
+    html = client.get(response["Location"]).content.decode()
+    assert f'id="id_version_error" aria-live="polite">{named} {why}: the advisor writes' in html
+    assert f"{SUPPORTED_RANGE_TEXT[Flavor(flavor)]} only" in html
+    data = {**ANSWERS["server"], "flavor": flavor, "version": version}
+    fragment = client.post("/wizard/server/", data, **HTMX)
+    assert fragment.status_code == 200
+    assert f"{named} {why}" in fragment.content.decode()
+    assert "HX-Push-Url" not in fragment  # swapped in place: it stays on the server step
+
+
+def test_the_first_step_refusal_is_the_engines_decision(client):
+    """Every release the wizard refuses is one the engine refuses output for, and back."""
+    for flavor, version in [("mariadb", "12.0"), ("mariadb", "11.5"), ("mysql", "9.3.0")]:
+        refused = recommend(profile(**{"server.flavor": flavor, "server.version": version}))
+        response = post_step(client, "server", flavor=flavor, version=version)
+        stays = response["Location"] == "/wizard/server/?check=1"
+        assert stays == (refused.output_refused is not None), (flavor, version)

@@ -1,7 +1,8 @@
 # InnoDB IO Advisor: Terraform Aurora MySQL parameter groups
 # Ruleset 2026.2, calibration none
 # Inputs: mysql 8.0.36 · 2 GiB RAM · 2 cores · 2 × hdd 7200 rpm raid0, no write cache · xfs · oltp, 2 GiB data, 8 clients, durability relaxed
-# Permalink: /r/dc5dc747cb8b95e52fc3/
+# Permalink: /r/2556ff24270140030bcf/
+# Warning: MySQL 8.0 reached its end of life in April 2026 (Oracle: https://docs.oracle.com/cd/E17952_01/mysql-8.0-relnotes-en/): it gets no more security or bug fixes. Plan to upgrade to MySQL 8.4 or 9.7, the long-term releases still supported (lifecycle checked 2026-11-29).
 # Needs a restart to take effect: none (all of these can also be set online)
 # Left out, already this server's defaults: innodb_random_read_ahead = OFF (set options.include_defaults to write them)
 # Use: put these resources in a Terraform configuration with the AWS provider and point
@@ -11,24 +12,24 @@
 # What Aurora takes follows the Aurora User Guide, "Aurora MySQL configuration parameters" (its cluster-level and instance-level tables and its list of MySQL parameters that don't apply; the page as of 2023-06-10), https://docs.aws.amazon.com/AmazonRDS/latest/AuroraUserGuide/AuroraMySQL.Reference.ParameterGroups.html
 # Aurora manages the hosts and the storage: the IO scheduler, read-ahead, sysctl, transparent huge pages, NUMA and mount options of this result's operating-system advice do not apply.
 # ApplyMethod is immediate for what MySQL 8.0 changes online, pending-reboot otherwise; AWS takes immediate only for a parameter it lists as dynamic, so should a request be refused for that, send that parameter with pending-reboot.
-# No recommended setting is one Aurora MySQL 3 lets a user change at the cluster level: innodb-io-advisor-dc5dc747cb8b-cluster keeps the aurora-mysql8.0 defaults.
+# No recommended setting is one Aurora MySQL 3 lets a user change at the cluster level: innodb-io-advisor-2556ff242701-cluster keeps the aurora-mysql8.0 defaults.
 # innodb_buffer_pool_size is a formula of DBInstanceClassMemory (the instance class memory less what RDS keeps for itself), the share of the profile's RAM recommended.
 
 resource "aws_rds_cluster_parameter_group" "innodb_io_advisor" {
-  name        = "innodb-io-advisor-dc5dc747cb8b-cluster"
+  name        = "innodb-io-advisor-2556ff242701-cluster"
   family      = "aurora-mysql8.0"
-  description = "InnoDB IO Advisor dc5dc747cb8b95e52fc3"
+  description = "InnoDB IO Advisor 2556ff24270140030bcf"
 }
 
 resource "aws_db_parameter_group" "innodb_io_advisor" {
-  name        = "innodb-io-advisor-dc5dc747cb8b"
+  name        = "innodb-io-advisor-2556ff242701"
   family      = "aurora-mysql8.0"
-  description = "InnoDB IO Advisor dc5dc747cb8b95e52fc3"
+  description = "InnoDB IO Advisor 2556ff24270140030bcf"
 
   # 44% of RAM, lowered so that the memory 8 connections and the OS need fits
   parameter {
     name         = "innodb_buffer_pool_size"
-    value        = "{DBInstanceClassMemory*43/100}"
+    value        = "{DBInstanceClassMemory*7/16}"
     apply_method = "immediate"
   }
 

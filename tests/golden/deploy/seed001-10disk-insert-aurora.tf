@@ -1,7 +1,8 @@
 # InnoDB IO Advisor: Terraform Aurora MySQL parameter groups
 # Ruleset 2026.2, calibration none
 # Inputs: percona 8.0.36 · 16 GiB RAM · 8 cores · 10 × hdd 7200 rpm raid0, no write cache · bulk_insert, 100 GiB data, 4 clients, durability relaxed
-# Permalink: /r/b49d176e62fbd98a5441/
+# Permalink: /r/befa89a3ce71f964eb56/
+# Warning: Percona Server 8.0 reached its end of life in April 2026 (Percona, following Oracle's MySQL dates: https://docs.oracle.com/cd/E17952_01/mysql-8.0-relnotes-en/): it gets no more security or bug fixes. Plan to upgrade to Percona Server 8.4 or 9.7, the long-term releases still supported (lifecycle checked 2026-11-29).
 # Needs a restart to take effect: none (all of these can also be set online)
 # Left out, already this server's defaults: innodb_read_ahead_threshold = 56, innodb_random_read_ahead = OFF (set options.include_defaults to write them)
 # Use: put these resources in a Terraform configuration with the AWS provider and point
@@ -12,19 +13,19 @@
 # Aurora manages the hosts and the storage: the IO scheduler, read-ahead, sysctl, transparent huge pages, NUMA and mount options of this result's operating-system advice do not apply.
 # ApplyMethod is immediate for what MySQL 8.0 changes online, pending-reboot otherwise; AWS takes immediate only for a parameter it lists as dynamic, so should a request be refused for that, send that parameter with pending-reboot.
 # Aurora MySQL is MySQL-compatible, not Percona Server: checked as MySQL 8.0.
-# No recommended setting is one Aurora MySQL 3 lets a user change at the cluster level: innodb-io-advisor-b49d176e62fb-cluster keeps the aurora-mysql8.0 defaults.
+# No recommended setting is one Aurora MySQL 3 lets a user change at the cluster level: innodb-io-advisor-befa89a3ce71-cluster keeps the aurora-mysql8.0 defaults.
 # innodb_buffer_pool_size is a formula of DBInstanceClassMemory (the instance class memory less what RDS keeps for itself), the share of the profile's RAM recommended.
 
 resource "aws_rds_cluster_parameter_group" "innodb_io_advisor" {
-  name        = "innodb-io-advisor-b49d176e62fb-cluster"
+  name        = "innodb-io-advisor-befa89a3ce71-cluster"
   family      = "aurora-mysql8.0"
-  description = "InnoDB IO Advisor b49d176e62fbd98a5441"
+  description = "InnoDB IO Advisor befa89a3ce71f964eb56"
 }
 
 resource "aws_db_parameter_group" "innodb_io_advisor" {
-  name        = "innodb-io-advisor-b49d176e62fb"
+  name        = "innodb-io-advisor-befa89a3ce71"
   family      = "aurora-mysql8.0"
-  description = "InnoDB IO Advisor b49d176e62fbd98a5441"
+  description = "InnoDB IO Advisor befa89a3ce71f964eb56"
 
   # 75% of RAM, leaving 4 GiB for the OS and connections
   parameter {

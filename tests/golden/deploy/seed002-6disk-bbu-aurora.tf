@@ -1,8 +1,9 @@
 # InnoDB IO Advisor: Terraform Aurora MySQL parameter groups
 # Ruleset 2026.2, calibration none
 # Inputs: percona 8.0.36 · 32 GiB RAM · 8 cores · 6 × hdd 10000 rpm raid10, write_back_bbu cache · oltp, 4 GiB data, 20 clients, durability full
-# Permalink: /r/d556c94a3be4820bfaf2/
+# Permalink: /r/f4038e97fae3ba6b96ca/
 # Warning: Battery-backed caches switch to write-through during battery learning cycles and when the battery fails; schedule the cycles and monitor the battery, or commits slow down sharply.
+# Warning: Percona Server 8.0 reached its end of life in April 2026 (Percona, following Oracle's MySQL dates: https://docs.oracle.com/cd/E17952_01/mysql-8.0-relnotes-en/): it gets no more security or bug fixes. Plan to upgrade to Percona Server 8.4 or 9.7, the long-term releases still supported (lifecycle checked 2026-11-29).
 # Needs a restart to take effect: none (all of these can also be set online)
 # Left out, already this server's defaults: innodb_random_read_ahead = OFF (set options.include_defaults to write them)
 # Use: put these resources in a Terraform configuration with the AWS provider and point
@@ -13,19 +14,19 @@
 # Aurora manages the hosts and the storage: the IO scheduler, read-ahead, sysctl, transparent huge pages, NUMA and mount options of this result's operating-system advice do not apply.
 # ApplyMethod is immediate for what MySQL 8.0 changes online, pending-reboot otherwise; AWS takes immediate only for a parameter it lists as dynamic, so should a request be refused for that, send that parameter with pending-reboot.
 # Aurora MySQL is MySQL-compatible, not Percona Server: checked as MySQL 8.0.
-# No recommended setting is one Aurora MySQL 3 lets a user change at the cluster level: innodb-io-advisor-d556c94a3be4-cluster keeps the aurora-mysql8.0 defaults.
+# No recommended setting is one Aurora MySQL 3 lets a user change at the cluster level: innodb-io-advisor-f4038e97fae3-cluster keeps the aurora-mysql8.0 defaults.
 # innodb_buffer_pool_size is a formula of DBInstanceClassMemory (the instance class memory less what RDS keeps for itself), the share of the profile's RAM recommended.
 
 resource "aws_rds_cluster_parameter_group" "innodb_io_advisor" {
-  name        = "innodb-io-advisor-d556c94a3be4-cluster"
+  name        = "innodb-io-advisor-f4038e97fae3-cluster"
   family      = "aurora-mysql8.0"
-  description = "InnoDB IO Advisor d556c94a3be4820bfaf2"
+  description = "InnoDB IO Advisor f4038e97fae3ba6b96ca"
 }
 
 resource "aws_db_parameter_group" "innodb_io_advisor" {
-  name        = "innodb-io-advisor-d556c94a3be4"
+  name        = "innodb-io-advisor-f4038e97fae3"
   family      = "aurora-mysql8.0"
-  description = "InnoDB IO Advisor d556c94a3be4820bfaf2"
+  description = "InnoDB IO Advisor f4038e97fae3ba6b96ca"
 
   # 75% of RAM, leaving 8 GiB for the OS and connections
   parameter {
