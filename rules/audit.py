@@ -13,9 +13,10 @@ from rules.enums import FlashClass, Flavor, Media, RaidLevel
 from rules.memory import MAX_HEAP_TABLE_DEFAULT_BYTES, SESSION_BUFFERS, temp_tables_shared
 from rules.memory_fixes import DEFAULT_MAX_CONNECTIONS
 from rules.profile import Current, Profile, Storage
+from rules.removed import Removed, removed_from
 from rules.storage import describe_array
 from rules.units import GIB, bytes_for_config
-from rules.version import ServerVersion
+from rules.version import FLAVOR_NAMES, ServerVersion
 
 # The buffers the memory budget counts per connection (rules/memory.py), plus the binary-log
 # cache and the thread stack, which every connection also holds.
@@ -36,6 +37,7 @@ def audit(profile: Profile, catalog: ServerCatalog) -> list[str]:
     if current is not None:
         warnings += _legacy_redo(current, catalog)
         warnings += _query_cache(current, profile, catalog)
+        warnings += [warning for _, warning in _removed_variables(current, catalog)]
         warnings += _doublewrite_off(current, storage)
         warnings += _no_fsync(current, storage)
         warnings += _dedicated_server(current, profile, catalog)
@@ -53,6 +55,9 @@ def unsafe_current(profile: Profile, catalog: ServerCatalog) -> list[tuple[str, 
     found += [("innodb_flush_method", w) for w in _no_fsync(current, storage)]
     pasted = [n for n in QUERY_CACHE_VARIABLES if n in current.variables]
     found += [(pasted[0], w) for w in _query_cache(current, profile, catalog)]
+    if current.origin != "show_variables":  # a running server's list: an upgrade hazard only
+        removed = _removed_variables(current, catalog)
+        found += [(name, w) for name, w in removed if name not in current.loose]
     return found
 
 
@@ -109,6 +114,60 @@ def _query_cache(current: Current, profile: Profile, catalog: ServerCatalog) -> 
         f"{' and '.join(pasted)}: MySQL 8.0 removed the query cache, so {server_name(catalog)} "
         "will not start with these in its option file (unknown variable). Remove them."
     ]
+
+
+def _removed_variables(current: Current, catalog: ServerCatalog) -> list[tuple[str, str]]:
+    """(variable, warning) for each pasted variable this release no longer has (rules.removed).
+
+    In an option file or a variables object it stops the server, unless given as `loose-name`;
+    in SHOW GLOBAL VARIABLES it shows the paste came from an older server, which lists every
+    variable it has whether set or not: one warning, an upgrade hazard for the option file."""
+    found = [
+        row
+        for name in current.variables
+        if (row := removed_from(name, catalog.flavor, catalog.version)) is not None
+    ]
+    if not found:
+        return []
+    server = server_name(catalog)
+    if current.origin == "show_variables":
+        names = "; ".join(f"{row.name} ({_removal(row)})" for row in found)
+        return [
+            (
+                found[0].name,
+                f"The pasted SHOW GLOBAL VARIABLES comes from a server older than the {server} "
+                f"this profile names: it lists variables {server} no longer has: {names}. If the "
+                "option file sets any of them, remove it before upgrading, or the upgraded "
+                "server will not start (unknown variable).",
+            )
+        ]
+    return [(row.name, _removed_warning(row, server, row.name in current.loose)) for row in found]
+
+
+def _removed_warning(row: Removed, server: str, loose: bool) -> str:
+    remedy = f"Set {row.replacement} instead." if row.replacement else "Remove it."
+    release = f"{_flavor_of(row)} {row.removed_in}"
+    if loose:
+        return (
+            f"loose-{row.name}: {release} removed it, so {server} skips it with a warning at "
+            f"startup (the loose- prefix keeps the server from stopping) and it has no effect. "
+            f"{remedy}"
+        )
+    return (
+        f"{row.name}: {server} will not start with it in its option file (unknown variable); "
+        f"{release} removed it. {remedy}"
+    )
+
+
+def _removal(row: Removed) -> str:
+    """'removed in MySQL 8.2.0; binlog_expire_logs_seconds replaces it'."""
+    text = f"removed in {_flavor_of(row)} {row.removed_in}"
+    return text + (f"; {row.replacement} replaces it" if row.replacement else "")
+
+
+def _flavor_of(row: Removed) -> str:
+    """The vendor that removed it: MySQL for rows Percona inherits."""
+    return FLAVOR_NAMES[Flavor.MYSQL if Flavor.MYSQL in row.flavors else Flavor.MARIADB]
 
 
 def session_buffer_warnings(profile: Profile, buffer_pool_bytes: int | None) -> list[str]:

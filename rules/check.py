@@ -4,7 +4,9 @@ POST /api/v1/check).
 
 Unsafe means a value that can lose committed data, outgrow the machine or stop the server:
   * innodb_flush_method = O_DIRECT_NO_FSYNC without a protected write cache, innodb_doublewrite
-    off (or DETECT_ONLY), query cache variables on MySQL 8.0+ (rules.audit.unsafe_current);
+    off (or DETECT_ONLY), query cache variables on MySQL 8.0+, and any variable the release
+    no longer has in a pasted option file or variables object, unless given as `loose-name`
+    (rules.removed; rules.audit.unsafe_current);
   * innodb_flush_log_at_trx_commit or a pasted sync_binlog other than 1 when the profile asks
     for full durability (sync_binlog only where a binary log is written: rules.binlog);
   * a redo log whose worst-case replay exceeds the profile's recovery target;

@@ -419,6 +419,9 @@ class Current:
     origin: str = "variables"  # variables | mycnf | show_variables
     notes: tuple[str, ...] = ()
     dropped: int = 0  # pasted variables the advisor does not read, dropped unstored
+    # names given only as `loose-name` in an option file: a server that does not know one
+    # warns and starts anyway (rules.removed)
+    loose: frozenset[str] = frozenset()
 
 
 @quick_init  # built for every recommendation

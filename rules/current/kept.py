@@ -9,6 +9,8 @@ the result only says how many were dropped and which of them looked like credent
 import re
 from collections.abc import Collection, Mapping
 
+from rules.removed import REMOVED_NAMES
+
 # Keys of a result's echoed `current` that are not variables.
 ECHO_META_KEYS = frozenset({"origin", "dropped_variables", "os"})
 # Variables kept although the catalog has no row for them, because the audit (rules/audit.py)
@@ -48,6 +50,19 @@ READ_UNCATALOGUED = frozenset({"log_bin", *MEMORY_MODEL_NAMES})
 # only these and the catalog's rows, and a test holds its list equal to them.
 KEPT_UNCATALOGUED = AUDITED_NAMES | READ_UNCATALOGUED
 
+# Tuning a DBA sets by hand that the advisor reads nowhere and never sets: dropped like any other
+# unread variable, but named in the note with its value, so a paste does not seem to lose them.
+TUNING_NOT_SET = (
+    "innodb_thread_concurrency",
+    "innodb_concurrency_tickets",
+    "innodb_commit_concurrency",
+    "innodb_purge_threads",
+    "innodb_adaptive_hash_index",
+    "innodb_spin_wait_delay",
+    "innodb_sync_spin_loops",
+)
+_SHOWN_TUNING = 60  # characters of a tuning value a note quotes
+
 # Variable names whose value is a secret or points at one: passwords and authentication strings
 # (`wsrep_sst_auth`, `*_password`), keys, certificates and the TLS settings that name them. Precise
 # on purpose: `key_buffer_size`, `foreign_key_checks` and `table_open_cache` are not credentials.
@@ -76,17 +91,24 @@ def holds_secret(text: str) -> bool:
 
 
 def keep_read_variables(
-    variables: Mapping[str, str], read: Collection[str]
+    variables: Mapping[str, str],
+    read: Collection[str],
+    removed: Collection[str] = REMOVED_NAMES,
 ) -> tuple[dict[str, str], list[str]]:
-    """(the variables the advisor reads or audits, a note on what was dropped, if anything)."""
+    """(the variables the advisor reads or audits, notes on what was dropped, if anything).
+
+    `removed` are kept too, for the audit's warning that a release no longer has them: by default
+    every name the table of removed variables holds (a paste kept before its version is known),
+    or those the profile's release lacks (rules.current.settle)."""
     kept = {
         name: value
         for name, value in variables.items()
-        if name in read or name in KEPT_UNCATALOGUED
+        if name in read or name in KEPT_UNCATALOGUED or name in removed
     }
     dropped = [name for name in variables if name not in kept]
     if not dropped:
         return kept, []
+    notes = _tuning_notes(variables, kept)
     credentials = [name for name in dropped if looks_like_credential(name)]
     note = (
         f"kept the {len(kept)} variable(s) the advisor reads; {len(dropped)} other(s) "
@@ -95,4 +117,18 @@ def keep_read_variables(
     if credentials:
         shown = ", ".join(credentials[:5]) + (", ..." if len(credentials) > 5 else "")
         note += f", among them {len(credentials)} that may hold credentials ({shown})"
-    return kept, [note]
+    return kept, [note, *notes]
+
+
+def _tuning_notes(variables: Mapping[str, str], kept: Collection[str]) -> list[str]:
+    """One note per hand-set tuning variable that is dropped: kept as set, not tuned here."""
+    notes = []
+    for name in TUNING_NOT_SET:
+        if name not in variables or name in kept:
+            continue
+        value = variables[name].strip()
+        shown = "" if holds_secret(value) or len(value) > _SHOWN_TUNING else f"={value}"
+        notes.append(
+            f"{name}{shown} is not something the advisor tunes: the server keeps it as you set it"
+        )
+    return notes

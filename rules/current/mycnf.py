@@ -6,7 +6,7 @@ import re
 
 from rules.current.errors import CurrentParseError
 from rules.current.messages import form_hint, names_note, path_label, section_label, unread_note
-from rules.current.names import is_name, normalise_name
+from rules.current.names import LooseNames, is_loose, is_name, normalise_name
 from rules.current.text import CONTROL, LINE_BREAK, Parsed, checked_text, unescape
 
 # Option groups the server reads (MySQL "Using Option Files"; MariaDB "Configuring MariaDB with
@@ -37,6 +37,7 @@ class _OptionFile:
         self.section: str | None = None if has_groups else "mysqld"
         self.in_server = not has_groups  # whether self.section is a group the server reads
         self.variables: dict[str, str] = {}
+        self.loose = LooseNames()
         self.notes: list[str] = []
         # dicts as ordered sets: a paste of 150k distinct sections must stay linear
         self.other_sections: dict[str, None] = {}
@@ -99,6 +100,7 @@ class _OptionFile:
         if not is_name(target) or value is None or CONTROL.search(value):
             return False
         self.variables[target] = value
+        self.loose.record(target, is_loose(name_part))
         return True
 
     def finish(self) -> Parsed:
@@ -118,7 +120,7 @@ class _OptionFile:
             notes.append("ignored what is not for the server: " + ", ".join(ignored))
         if self.unread:
             notes.append(unread_note(self.unread, "option lines"))
-        return self.variables, notes
+        return Parsed(self.variables, notes, self.loose.names())
 
 
 def read_mycnf(raw: object) -> Parsed:
@@ -128,8 +130,8 @@ def read_mycnf(raw: object) -> Parsed:
     state = _OptionFile(has_groups)
     for number, line in enumerate(lines, 1):
         state.read_line(number, line)
-    variables, notes = state.finish()
-    if not variables:
+    parsed = state.finish()
+    if not parsed.variables:
         found = ""
         if state.other_sections and not state.server_section_seen:
             found = "; found only " + names_note([section_label(n) for n in state.other_sections])
@@ -141,7 +143,7 @@ def read_mycnf(raw: object) -> Parsed:
             "no server variables found; expected lines like innodb_io_capacity=200 under "
             f"[mysqld]{found}{hint}",
         )
-    return variables, notes
+    return parsed
 
 
 def _apply_prefix(name: str, value: str | None) -> tuple[str, str | None]:

@@ -35,7 +35,13 @@ def parse_current(raw: Mapping[str, object]) -> Current:
         raise CurrentParseError(field, "give exactly one of: " + _FORMS)
     form = forms[0]
     os_settings = read_os(raw.get("os"))
-    variables, notes = _READERS[form](raw[form])
-    if not variables and not os_settings:
+    parsed = _READERS[form](raw[form])
+    if not parsed.variables and not os_settings:
         raise CurrentParseError(form, "no server variables given; add e.g. innodb_io_capacity")
-    return Current(variables=variables, os=os_settings, origin=form, notes=tuple(notes))
+    return Current(
+        variables=parsed.variables,
+        os=os_settings,
+        origin=form,
+        notes=tuple(parsed.notes),
+        loose=parsed.loose,
+    )

@@ -7,7 +7,7 @@ variables the advisor reads, written back in the form they came in so they read 
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from rules.catalog import known_names
@@ -28,7 +28,12 @@ def reduce_current(raw: Mapping[str, object]) -> dict[str, object] | None:
     if not variables and not current.os:
         return None
     form = current.origin if variables else "variables"  # an empty paste would not read back
-    text: object = dict(variables) if form == "variables" else paste_text(form, variables)
+    loose = current.loose
+    text: object
+    if form == "variables":  # a loose- name keeps its prefix, as in the paste
+        text = {("loose_" if name in loose else "") + name: v for name, v in variables.items()}
+    else:
+        text = paste_text(form, variables, loose=loose)
     reduced: dict[str, object] = {form: text}
     if current.os:
         reduced["os"] = dict(current.os)
@@ -55,13 +60,21 @@ def reduce_profile_paste(
         return rest, {f"current.{problem.field}": [str(problem)]}
 
 
-def paste_text(form: str, variables: Mapping[str, str], notes: list[str] | None = None) -> str:
+def paste_text(
+    form: str,
+    variables: Mapping[str, str],
+    notes: list[str] | None = None,
+    loose: Collection[str] = (),
+) -> str:
     """Variables written back as a pasted text form (my.cnf unless `form` is show_variables), so
-    they read back the same."""
+    they read back the same (`loose` names keep their `loose-` prefix in a my.cnf)."""
     if form == "show_variables":  # the mysql client's batch mode: name TAB value
         return "\n".join(f"{name}\t{_batch_value(value)}" for name, value in variables.items())
     lines = ["[mysqld]", *(f"# {note}" for note in notes or [])]
-    lines += [f"{name} = {_option_value(value)}" for name, value in variables.items()]
+    lines += [
+        f"{'loose-' if name in loose else ''}{name} = {_option_value(value)}"
+        for name, value in variables.items()
+    ]
     return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ from rules.current.kept import keep_read_variables
 from rules.current.messages import clip
 from rules.current.server_numbers import parse_number
 from rules.profile import Current
+from rules.removed import REMOVED_NAMES, removed_from
 from rules.units import ascii_digits
 
 _BOOL_WORDS = frozenset({"on", "off", "true", "false", "1", "0"})
@@ -27,7 +28,12 @@ def settle_current(
     current: Current, catalog: ServerCatalog, read: frozenset[str]
 ) -> tuple[Current, dict[str, list[str]]]:
     """(the current configuration as the server would read it, errors by field path)."""
-    kept, notes = keep_read_variables(current.variables, read)
+    removed = [
+        name
+        for name in current.variables
+        if name in REMOVED_NAMES and removed_from(name, catalog.flavor, catalog.version) is not None
+    ]
+    kept, notes = keep_read_variables(current.variables, read, removed)
     errors: dict[str, list[str]] = {}
     settled: dict[str, str] = {}
     for name, text in kept.items():
@@ -52,6 +58,7 @@ def settle_current(
         origin=current.origin,
         notes=(*current.notes, *notes),
         dropped=dropped,
+        loose=current.loose,
     )
     return replaced, errors
 

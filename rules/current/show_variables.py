@@ -49,7 +49,7 @@ def read_show_variables(raw: object) -> Parsed:
             "'innodb_io_capacity<TAB>200' or '| innodb_io_capacity | 200 |'"
             + form_hint(lines, "mycnf"),
         )
-    return variables, [unread_note(unread, "rows")] if unread else []
+    return Parsed(variables, [unread_note(unread, "rows")] if unread else [])
 
 
 def _split_row(line: str, stripped: str) -> tuple[str, str]:

@@ -3,6 +3,7 @@ control characters a value may not hold, and backslash escapes."""
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from rules.current.errors import CurrentParseError
 from rules.current.messages import kind
@@ -17,8 +18,15 @@ CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 _UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ufffd\ufffe\uffff]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
-# What a form's reader returns: the variables, and notes on what it read.
-Parsed = tuple[dict[str, str], list[str]]
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """What a form's reader returns: the variables, notes on what it read, and the names given
+    only with the `loose-` prefix (a server that does not know one warns and starts anyway)."""
+
+    variables: dict[str, str]
+    notes: list[str]
+    loose: frozenset[str] = field(default_factory=frozenset)
 
 
 def checked_text(field: str, raw: object) -> str:

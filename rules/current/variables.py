@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from rules.current.errors import CurrentParseError
 from rules.current.kept import holds_secret
 from rules.current.messages import kind, show
-from rules.current.names import MAX_NAME_CHARS, is_name, normalise_name
+from rules.current.names import MAX_NAME_CHARS, LooseNames, is_loose, is_name, normalise_name
 from rules.current.text import CONTROL, MAX_VALUE_CHARS, Parsed
 from rules.profile_fields import MAX_TEXT_BYTES
 
@@ -24,9 +24,11 @@ def read_variables(raw: object) -> Parsed:
         )
     variables: dict[str, str] = {}
     notes: list[str] = []
+    loose = LooseNames()
     size = 0
     for key, value in raw.items():
         name = _variable_name(key)
+        loose.record(name, is_loose(key))  # a str: _variable_name checked it
         text = _variable_value(key, value)
         size += len(name) + len(text)
         if name in variables and variables[name] != text:
@@ -37,7 +39,7 @@ def read_variables(raw: object) -> Parsed:
         raise CurrentParseError(
             "variables", f"is larger than the limit of {MAX_TEXT_BYTES['variables']:,} bytes"
         )
-    return variables, notes
+    return Parsed(variables, notes, loose.names())
 
 
 def _variable_name(key: object) -> str:

@@ -86,3 +86,14 @@ def test_usage_and_input_errors_exit_2_without_a_traceback(
     assert done.returncode == 2, (done.stdout, done.stderr)
     assert done.stdout == ""
     assert "Traceback" not in done.stderr
+
+
+def test_a_variable_the_release_removed_exits_1_naming_it(tmp_path: Path) -> None:
+    raw = raw_profile(**{"server.version": "8.4.3"})
+    host = _file(tmp_path, "host.json", json.dumps(raw))
+    mycnf = _file(tmp_path, "my.cnf", "[mysqld]\nexpire_logs_days = 7\ninnodb_io_capacity = 200\n")
+    done = _run(host, "--mycnf", mycnf)
+    assert done.returncode == 1, done.stderr
+    assert "  unsafe  expire_logs_days = 7\n" in done.stdout
+    loose = _file(tmp_path, "loose.cnf", "[mysqld]\nloose-expire_logs_days = 7\n")
+    assert _run(host, "--mycnf", loose).returncode == 0

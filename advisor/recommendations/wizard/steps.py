@@ -169,7 +169,7 @@ def draft_for_session(draft: Mapping[str, str]) -> dict[str, str]:
     variables, notes = keep_read_variables(current.variables, known_names())
     form = current.origin if variables else "mycnf"  # nothing kept: the notes say why
     kept[CURRENT_FORM] = form  # a pasted SHOW GLOBAL VARIABLES stays one
-    kept[CURRENT_TEXT] = paste_text(form, variables, notes)
+    kept[CURRENT_TEXT] = paste_text(form, variables, notes, loose=current.loose)
     return kept
 
 

@@ -73,7 +73,7 @@ def test_reading_show_variables_grows_linearly_with_its_size() -> None:
 
 def test_a_note_on_many_sections_lists_a_few_and_counts_the_rest() -> None:
     text = "[mysqld]\ninnodb_io_capacity=200\n" + "\n".join(f"[s{i}]" for i in range(30_000))
-    _, notes = read_mycnf(text)
+    notes = read_mycnf(text).notes
     (note,) = [n for n in notes if n.startswith("ignored what is not for the server")]
     assert "[s0], [s1], [s2], [s3], [s4] and 29,995 more" in note
     assert len(note) < 200

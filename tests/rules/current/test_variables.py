@@ -25,7 +25,10 @@ from tests.rules.current.fixtures import error_of
 )
 def test_it_reads_the_variables_object(given: dict[str, object], expected: dict[str, str]) -> None:
     current = parse_current({"variables": given, "os": {"io_scheduler": "cfq"}})
-    assert current == Current(variables=expected, os={"io_scheduler": "cfq"}, origin="variables")
+    loose = frozenset(name for name in expected if f"loose-{name}" in given)
+    assert current == Current(
+        variables=expected, os={"io_scheduler": "cfq"}, origin="variables", loose=loose
+    )
 
 
 def test_it_notes_a_variable_given_twice_with_different_values() -> None:
