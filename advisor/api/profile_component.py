@@ -106,7 +106,7 @@ def _section(path: str, fields: list[FieldSpec], sections: dict[str, Schema]) ->
     schema: Schema = {"type": "object", "properties": properties, "additionalProperties": False}
     if required:
         schema["required"] = required
-    if inside_optional:
+    if inside_optional or path in LOOSE_SECTIONS:  # validation reads a null section as absent
         schema["nullable"] = True
     return schema
 
