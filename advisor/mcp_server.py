@@ -25,6 +25,7 @@ from advisor.api.profile_component import as_json_schema, profile_schema
 from advisor.recommendations.services import recommendation_check, recommendation_compute
 from advisor.reference.services import setting_explain
 from rules.check import NEEDS_CURRENT, report_to_dict
+from rules.engine import RULESET_VERSION
 from rules.enums import Flavor
 from rules.errors import OutputRefused, ProfileError
 from rules.render import BY_NAME, FORMATS, render, result_to_dict
@@ -230,7 +231,8 @@ async def _list_tools(
 async def _call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
     tool = TOOLS.get(params.name)
     if tool is None:
-        return _refusal(ToolRefused(f"Unknown tool {params.name!r}.", {"name": list(TOOLS)}))
+        choices = f"must be one of: {', '.join(TOOLS)}"
+        return _refusal(ToolRefused(f"Unknown tool {params.name!r}.", {"name": [choices]}))
     try:
         return tool(params.arguments or {})
     except ToolRefused as refused:
@@ -247,6 +249,7 @@ def _refusal(refused: ToolRefused) -> types.CallToolResult:
 def build_server() -> Server[Any]:
     return Server(
         NAME,
+        version=RULESET_VERSION,  # what the answers depend on
         instructions=(
             "Sizes InnoDB IO settings for MySQL, Percona Server and MariaDB. Call recommend "
             "with a profile; check_config with a profile holding `current`; explain_setting "
