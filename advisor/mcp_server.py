@@ -28,6 +28,7 @@ from rules.check import NEEDS_CURRENT, report_to_dict
 from rules.engine import RULESET_VERSION
 from rules.enums import Flavor
 from rules.errors import OutputRefused, ProfileError
+from rules.profile import Profile
 from rules.render import BY_NAME, FORMATS, render, result_to_dict
 from rules.result import Result
 from rules.validation import parse_profile
@@ -122,7 +123,7 @@ def _tools() -> list[types.Tool]:
     ]
 
 
-def _profile(arguments: dict[str, Any]) -> Any:
+def _profile(arguments: dict[str, Any]) -> Profile:
     raw = arguments.get("profile")
     if not isinstance(raw, dict):
         raise ToolRefused("The profile is missing.", {"profile": ["must be a JSON object"]})
