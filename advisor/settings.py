@@ -26,11 +26,11 @@ TESTING = "pytest" in sys.modules
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
 _DEV_DEFAULTS = DEBUG or TESTING
-# Commands that only compute and print (`manage.py recommend`, `check_config`) sign nothing and
-# serve no host, so they run on a bare shell without a secret key or allowed hosts. Decided from
-# this process's own command line, never from the environment, which a web server's process
-# would inherit.
-OFFLINE_COMMANDS = frozenset({"recommend", "check_config"})
+# Commands that only compute and print (`manage.py recommend`, `check_config`, `mcp` on stdio)
+# sign nothing and serve no host, so they run on a bare shell without a secret key or allowed
+# hosts. Decided from this process's own command line, never from the environment, which a web
+# server's process would inherit.
+OFFLINE_COMMANDS = frozenset({"recommend", "check_config", "mcp"})
 OFFLINE_COMMAND = (
     Path(sys.argv[0]).name == "manage.py" and len(sys.argv) > 1 and sys.argv[1] in OFFLINE_COMMANDS
 )

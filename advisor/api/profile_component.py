@@ -185,3 +185,16 @@ def profile_schema() -> Schema:
     root["properties"]["current"] = current_schema()
     root["description"] = "A server, its hardware and its workload (the product contract)."
     return root
+
+
+def as_json_schema(schema: Any) -> Any:
+    """An OpenAPI 3.0 schema as plain JSON Schema: `nullable: true` becomes "or null", the one
+    keyword of this schema that JSON Schema lacks (the MCP tools and jsonschema need it so)."""
+    if isinstance(schema, list):
+        return [as_json_schema(s) for s in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: as_json_schema(v) for k, v in schema.items() if k != "nullable"}
+    if schema.get("nullable"):
+        return {"anyOf": [out, {"type": "null"}]}
+    return out

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,26 +15,10 @@ from advisor.reference.serializers import (
     RuleOutput,
     SourceOutput,
 )
-from rules.bibliography import all_sources
-from rules.catalog import VariableSpec, catalog_for
+from advisor.reference.services import rule_list, source_list, variable_data
+from rules.catalog import catalog_for
 from rules.enums import Flavor
-from rules.registry import all_rules
-from rules.rule import OsRule
 from rules.version import parse_version, support_of
-
-
-def _variable(spec: VariableSpec) -> dict[str, Any]:
-    keys = ("name", "type", "default", "default_text", "minimum", "maximum", "dynamic", "unit")
-    return {
-        **{key: getattr(spec, key) for key in keys},
-        "values": list(spec.values),
-        "block_size": spec.block_size,
-        "deprecated": spec.deprecated,
-        "since": spec.since,
-        "until": spec.until,
-        "sources": list(spec.sources),
-        "notes": spec.notes,
-    }
 
 
 class CatalogGetApi(APIView):
@@ -63,32 +44,9 @@ class CatalogGetApi(APIView):
             "flavor": flavor.value,
             "version": str(version),
             "support": support_of(flavor, version).value,
-            "variables": [_variable(spec) for spec in specs if spec is not None],
+            "variables": [variable_data(spec) for spec in specs if spec is not None],
         }
         return Response(body)
-
-
-@functools.cache
-def _rules() -> list[dict[str, Any]]:
-    return [
-        {
-            "id": rule.id,
-            "setting": rule.setting,
-            "scope": "os" if isinstance(rule, OsRule) else "mysqld",
-            "kind": None if isinstance(rule, OsRule) else rule.kind,
-            "sources": list(rule.sources),
-            "cases": [
-                {
-                    "name": name,
-                    "reason": case.reason,
-                    "explanation": case.explanation,
-                    "evidence": [{"source": e.source, "finding": e.finding} for e in case.evidence],
-                }
-                for name, case in rule.cases.items()
-            ],
-        }
-        for rule in all_rules()
-    ]
 
 
 class RuleListApi(APIView):
@@ -98,24 +56,7 @@ class RuleListApi(APIView):
         responses={(200, "application/json"): RuleOutput(many=True), **errors()},
     )
     def get(self, request: Request) -> Response:
-        return Response(_rules())
-
-
-@functools.cache
-def _sources() -> list[dict[str, Any]]:
-    return [
-        {
-            "key": s.key,
-            "author": s.author,
-            "title": s.title,
-            "date": s.date,
-            "published": s.published,
-            "kind": s.kind,
-            "citation": s.citation(),
-            "findings": list(s.findings),
-        }
-        for s in all_sources()
-    ]
+        return Response(rule_list())
 
 
 class SourceListApi(APIView):
@@ -125,4 +66,4 @@ class SourceListApi(APIView):
         responses={(200, "application/json"): SourceOutput(many=True), **errors()},
     )
     def get(self, request: Request) -> Response:
-        return Response(_sources())
+        return Response(source_list())

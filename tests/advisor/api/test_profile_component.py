@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.api.profile_component import OPTIONAL_SECTIONS, profile_schema
+from advisor.api.profile_component import OPTIONAL_SECTIONS, as_json_schema, profile_schema
 from rules.errors import ProfileError
 from rules.profile_fields import FIELDS, FieldSpec, Kind
 from rules.validation import parse_profile
@@ -87,7 +87,7 @@ def test_every_section_refuses_unknown_keys_as_validation_does():
 
 def _agree(raw: dict[str, Any]) -> tuple[bool, bool]:
     try:
-        jsonschema.Draft4Validator(_as_json_schema(SCHEMA)).validate(raw)
+        jsonschema.Draft4Validator(as_json_schema(SCHEMA)).validate(raw)
         schema_ok = True
     except jsonschema.ValidationError:
         schema_ok = False
@@ -97,18 +97,6 @@ def _agree(raw: dict[str, Any]) -> tuple[bool, bool]:
     except ProfileError:
         valid = False
     return schema_ok, valid
-
-
-def _as_json_schema(schema: Any) -> Any:
-    """OpenAPI 3.0's `nullable` as plain JSON Schema, for the jsonschema validator."""
-    if isinstance(schema, list):
-        return [_as_json_schema(s) for s in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: _as_json_schema(v) for k, v in schema.items() if k != "nullable"}
-    if schema.get("nullable"):
-        return {"anyOf": [out, {"type": "null"}]}
-    return out
 
 
 NUMERIC = [s for s in FIELDS if s.kind in (Kind.NUMBER, Kind.INTEGER) and not s.choices]
