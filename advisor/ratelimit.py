@@ -53,6 +53,10 @@ _LOCAL = LocMemCache("advisor-ratelimit-fallback", {"OPTIONS": {"MAX_ENTRIES": 5
 _shared_down_until = 0.0
 _state_lock = threading.Lock()
 
+# Counter keys this process has seen over their limit, with the end of their window.
+_refused: dict[str, float] = {}
+REFUSED_MAX = 50_000  # as many as the fallback's; a few MB at most
+
 
 def parse_rate(rate: str) -> tuple[int, int]:
     """'120/minute' -> (120, 60)."""
@@ -77,10 +81,27 @@ def over_limit(scope: str, ident: str, rate: str, *, cost: int = 1) -> float | N
     now = time.time()
     window = int(now // period)
     key = f"throttle:{scope}:{period}:{window}:{ident}"
+    end = (window + 1) * period
+    if _refused.get(key, 0.0) > now:
+        return end - now
     count = _counted(key, period, min(max(cost, 1), limit))
     if count <= limit:
         return None
-    return (window + 1) * period - now
+    _refuse_until(key, end)
+    return end - now
+
+
+def _refuse_until(key: str, end: float) -> None:
+    """Remember that `key` is over its limit until its window ends: every later request of
+    that window is refused whatever it adds, so it need not be counted. A refusal then costs
+    no round trip to the cache, which matters while one client floods (advisor.page_limits)."""
+    if len(_refused) >= REFUSED_MAX:
+        now = time.time()
+        for stale in [k for k, until in list(_refused.items()) if until <= now]:
+            _refused.pop(stale, None)
+        if len(_refused) >= REFUSED_MAX:
+            _refused.clear()  # that many clients refused at once: forget, and ask the cache
+    _refused[key] = end
 
 
 def wait_if_over(scope: str, ident: str, rate: str) -> float | None:
@@ -133,9 +154,11 @@ def _shared_failed() -> None:
 
 @receiver(setting_changed)
 def _caches_changed(*, setting: str, **kwargs: Any) -> None:
-    """A new cache configuration (tests, `override_settings`) is asked at once, and starts with
-    an empty fallback."""
+    """A change of settings (tests, `override_settings`) forgets the refusals this process
+    remembers (a rate may have changed); a new cache configuration is asked at once, and
+    starts with an empty fallback."""
     global _shared_down_until
+    _refused.clear()
     if setting == "CACHES":
         _shared_down_until = 0.0
         _LOCAL.clear()

@@ -82,13 +82,17 @@ MIDDLEWARE = [
     "advisor.unavailable.RequestBudgetMiddleware",  # outermost: no request outlives its budget
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Headers only; above the page limit, so that its refusals carry them too.
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Counts a limited page's cost and refuses past PAGE_RATE, before the session, the CSRF
+    # check, the database or a template (advisor.page_limits).
+    "advisor.page_limits.PageLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Refuses a charset other than UTF-8 before any view or the CSRF check reads the request,
     # with the headers of the middleware above (advisor.charset).

@@ -19,12 +19,15 @@ connection and spend a connect timeout more on opening a new one.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import psycopg
 from django.core.exceptions import ImproperlyConfigured
 from django.db import OperationalError
-from django.db.backends.postgresql import base
+from django.db.backends.base.base import NO_DB_ALIAS
+from django.db.backends.postgresql import base, creation
 from psycopg.abc import PQGen
 
 RV = TypeVar("RV")
@@ -55,8 +58,37 @@ class AnswerBoundConnection(psycopg.Connection[Any]):
             ) from None
 
 
+class DatabaseCreation(creation.DatabaseCreation):
+    """Creates a test database, its migrations included, on an unbounded connection."""
+
+    def create_test_db(self, *args: Any, **kwargs: Any) -> str:
+        with self.connection.unbounded():
+            name: str = super().create_test_db(*args, **kwargs)
+        return name
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
-    """Opens `AnswerBoundConnection`s; the rest is Django's backend as it is."""
+    """Opens `AnswerBoundConnection`s, unbounded ones for maintenance; the rest is Django's
+    backend as it is."""
+
+    creation_class = DatabaseCreation
+
+    def __init__(self, settings_dict: dict[str, Any], alias: str = "default") -> None:
+        super().__init__(settings_dict, alias)
+        # Django's maintenance connection (CREATE and DROP DATABASE) is always unbounded.
+        self.is_unbounded = alias == NO_DB_ALIAS
+
+    @contextmanager
+    def unbounded(self) -> Iterator[None]:
+        """Within: connections wait as long as the server takes (closed on entry and exit, so
+        that no connection outlives the mode it was opened in)."""
+        self.close()
+        self.is_unbounded = True
+        try:
+            yield
+        finally:
+            self.close()
+            self.is_unbounded = self.alias == NO_DB_ALIAS
 
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
@@ -74,5 +106,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
             )
         self.isolation_level = psycopg.IsolationLevel.READ_COMMITTED
         connection = AnswerBoundConnection.connect(**conn_params)
-        connection.answer_seconds = options.get(ANSWER_OPTION)
+        if not self.is_unbounded:
+            connection.answer_seconds = options.get(ANSWER_OPTION)
         return connection
+
+    def init_connection_state(self) -> None:
+        super().init_connection_state()
+        if self.is_unbounded:
+            with self.connection.cursor() as cursor:
+                cursor.execute("SET statement_timeout = 0")  # for this session only
+            if not self.get_autocommit():
+                self.connection.commit()

@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
 from django.db import connection
+from django.template.response import TemplateResponse
 from django.test import Client
 from django.utils import timezone
 
@@ -81,6 +82,44 @@ def test_gets_of_a_result_past_the_page_rate_get_a_429_page(settings, permalink,
     assert refused.status_code == 429
     assert 1 <= int(refused["Retry-After"]) <= 60
     assert Client(REMOTE_ADDR="192.0.2.31").get(permalink + suffix).status_code == 200
+
+
+def test_a_refusal_reads_no_session_database_or_template_and_keeps_the_headers(
+    settings, permalink, django_assert_num_queries
+):
+    """A 429 must cost far less than the page it refuses: it is answered before the session,
+    the CSRF check, the database and any template (benchmarks/page_flood.sh)."""
+    settings.PAGE_RATE = "1/minute"
+    client = Client(REMOTE_ADDR="192.0.2.34")
+    assert client.get(permalink).status_code == 200
+    client.cookies.clear()
+    with django_assert_num_queries(0):
+        refused = client.get(permalink, {"whatif": "ram"})
+    assert refused.status_code == 429
+    assert not isinstance(refused, TemplateResponse)
+    assert refused.templates == []  # the test client records every template rendered
+    assert not refused.cookies  # no session and no CSRF cookie set
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert refused["Cache-Control"] == "no-store"
+    assert refused["X-Frame-Options"] == "DENY"
+    assert refused["X-Content-Type-Options"] == "nosniff"
+    assert refused["Referrer-Policy"] == "same-origin"
+    assert "script-src 'self'" in refused["Content-Security-Policy"]
+    assert b"Too many requests from your address" in refused.content
+
+
+def test_a_refused_get_is_counted_once(settings, permalink):
+    """The early check counts; the view does not count the same request again."""
+    settings.PAGE_RATE = "2/minute"
+    client = Client(REMOTE_ADDR="192.0.2.35")
+    assert [client.get(permalink).status_code for _ in range(3)] == [200, 200, 429]
+
+
+def test_other_methods_on_a_counted_get_page_are_not_counted(settings, permalink):
+    settings.PAGE_RATE = "1/minute"
+    client = Client(REMOTE_ADDR="192.0.2.36")
+    assert [client.head(permalink).status_code for _ in range(3)] == [405] * 3
+    assert client.get(permalink).status_code == 200
 
 
 def test_the_sources_page_counts_against_the_page_rate(settings):

@@ -8,6 +8,7 @@ The whole app behind gunicorn: tests/worker/test_database_down.py."""
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -92,3 +93,55 @@ def test_the_settings_answer_a_stalled_database_well_within_five_seconds():
     statement_s = settings.DATABASE_STATEMENT_TIMEOUT_MS / 1000
     assert options["answer_timeout"] > statement_s  # the server cancels a slow statement first
     assert max(options["answer_timeout"], options["connect_timeout"]) <= 4
+
+
+def _tightly_bounded() -> Any:
+    """A wrapper on the test database whose limits no real statement meets: 1 ms each."""
+    options = {**connection.settings_dict["OPTIONS"], "answer_timeout": 0.001}
+    options["options"] = "-c statement_timeout=1"
+    wrapper = load_backend("advisor.postgres").DatabaseWrapper(
+        {**connection.settings_dict, "OPTIONS": options}, alias="bounded"
+    )
+    with pytest.raises(OperationalError):  # the limits are real on an ordinary connection
+        _sleep_a_little(wrapper)
+    return wrapper
+
+
+def _sleep_a_little(wrapper: Any) -> None:
+    with wrapper.cursor() as cursor:
+        cursor.execute("SELECT pg_sleep(0.05)")
+
+
+def test_the_maintenance_connection_waits_for_create_and_drop_database():
+    """Django creates and drops test databases through `_nodb_cursor` (a connection to the
+    postgres database); DROP DATABASE waits for a checkpoint, 1-3 s on a busy disk, and the
+    request limits used to cut it (pytest-django: 'Error when trying to teardown test
+    databases')."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    wrapper = _tightly_bounded()
+    scratch = f"scratch_{uuid.uuid4().hex}"
+    try:
+        with wrapper._nodb_cursor() as cursor:
+            cursor.execute("SHOW statement_timeout")
+            assert cursor.fetchone() == ("0",)
+            cursor.execute(f'CREATE DATABASE "{scratch}"')
+            cursor.execute(f'DROP DATABASE "{scratch}"')
+    finally:
+        wrapper.close()
+
+
+def test_unbounded_lifts_the_limits_until_it_ends():
+    """Test-database creation, its migrations included, runs in this mode."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    wrapper = _tightly_bounded()
+    try:
+        with wrapper.unbounded():
+            _sleep_a_little(wrapper)
+            assert wrapper.connection.answer_seconds is None
+        assert wrapper.connection is None  # closed: no unbounded connection serves requests
+        with pytest.raises(OperationalError):
+            _sleep_a_little(wrapper)
+    finally:
+        wrapper.close()

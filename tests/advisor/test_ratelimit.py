@@ -37,6 +37,19 @@ def test_requests_within_the_rate_pass_and_the_next_is_told_how_long_to_wait(on_
     assert over_limit(scope, "addr:b", "3/minute") is None  # another client, its own count
 
 
+def test_a_refused_client_costs_the_cache_nothing_until_its_window_ends(on_redis):
+    """Every later request of a window that is already over is refused whatever it adds: this
+    process answers it without a round trip (a flood of refusals is cheap, advisor.page_limits)."""
+    scope = f"test-{uuid.uuid4().hex}"
+    assert [over_limit(scope, "addr:a", "2/minute") for _ in range(2)] == [None] * 2
+    assert over_limit(scope, "addr:a", "2/minute") is not None
+    key = _key(scope, "addr:a", 60)
+    assert on_redis.get(key) == b"3"
+    assert all(over_limit(scope, "addr:a", "2/minute") is not None for _ in range(20))
+    assert on_redis.get(key) == b"3"
+    assert over_limit(scope, "addr:b", "2/minute") is None  # only that client
+
+
 def test_a_window_s_counter_expires_just_after_the_window(on_redis):
     scope = f"test-{uuid.uuid4().hex}"
     over_limit(scope, "addr:a", "5/hour")

@@ -7,7 +7,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET, require_POST
 
 from advisor.models import Recommendation
-from advisor.page_limits import limited_by, page_limited
+from advisor.page_limits import get_cost, limited_by, page_limited
 from advisor.recommendations.services import (
     recommendation_compute,
     recommendation_create,
@@ -45,15 +45,8 @@ from rules.revert import can_revert
 from rules.validation import parse_profile
 
 
-def _one_unit(request: HttpRequest) -> int:
-    """A GET of a page that computes: the result page (its displays, and with `?whatif=` two
-    runs of the engine) took 45-60 ms on this project's 2-vCPU host, the sources page 115 ms and a
-    download 3-8 ms (the test client, DEBUG off), each at least a wizard POST's work."""
-    return 1
-
-
 @require_GET
-@limited_by(_one_unit)
+@limited_by(get_cost)
 def result_page(request: HttpRequest, recommendation_id: str) -> TemplateResponse:
     result = _stored(recommendation_id)
     offered, comparison = compare(result, request.GET.get("whatif", ""), recommendation_compute)
@@ -118,7 +111,7 @@ def _differs(setting: Setting) -> bool:
 
 
 @require_GET
-@limited_by(_one_unit)
+@limited_by(get_cost)
 def result_download(
     request: HttpRequest, recommendation_id: str, fmt: str, revert: bool = False
 ) -> HttpResponse:
@@ -161,7 +154,7 @@ def whatif_save(request: HttpRequest, recommendation_id: str) -> HttpResponse:
 
 
 @require_GET
-@limited_by(_one_unit)
+@limited_by(get_cost)
 def sources_page(request: HttpRequest) -> TemplateResponse:
     cited_by: dict[str, list[str]] = {}
     for rule in all_rules():

@@ -61,7 +61,9 @@ client = Client(HTTP_HOST="advisor.example.com")
 plain = client.get("/api/v1/rules")
 secure = client.get("/batches/", HTTP_X_FORWARDED_PROTO="https")
 health = client.get("/healthz")
+limited = [client.get("/sources/", HTTP_X_FORWARDED_PROTO="https") for _ in range(2)][-1]
 print(json.dumps({
+    "limited": [limited.status_code, dict(limited.headers)],
     "plain": [plain.status_code, plain.get("Location")],
     "health": health.status_code,
     "headers": dict(secure.headers),
@@ -72,6 +74,7 @@ print(json.dumps({
 @pytest.fixture(scope="module")
 def production_responses():
     env = {**PRODUCTION, "DATABASE_URL": os.environ.get("DATABASE_URL", "")}
+    env["DJANGO_PAGE_RATE"] = "1/minute"  # the second GET of /sources/ is refused
     done = run(HEADERS_CODE, **env)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -87,8 +90,14 @@ def test_healthz_answers_over_plain_http_for_container_checks(production_respons
     assert production_responses["health"] in (200, 503)  # 503: no database in this subprocess
 
 
-def test_https_responses_carry_the_security_headers(production_responses):
-    headers = production_responses["headers"]
+@pytest.mark.parametrize("response", ["page", "refusal"])
+def test_https_responses_carry_the_security_headers(production_responses, response):
+    """A page, and a 429 answered before most of the middleware (advisor.page_limits)."""
+    if response == "refusal":
+        status, headers = production_responses["limited"]
+        assert status == 429
+    else:
+        headers = production_responses["headers"]
     assert headers["Strict-Transport-Security"] == ("max-age=31536000; includeSubDomains; preload")
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "same-origin"
