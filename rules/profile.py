@@ -97,7 +97,7 @@ class Storage:
         metadata=accepts(
             Kind.INTEGER,
             "Disk speed (rpm)",
-            "Only for hard disks; 7200 when not given.",
+            "Only for hard disks; 7,200 rpm is assumed when not given.",
             required=False,
             nullable=True,
             choices=tuple(str(r) for r in HDD_RPMS),
@@ -116,7 +116,7 @@ class Storage:
         metadata=accepts(
             Kind.CHOICE,
             "RAID level",
-            "RAID level of the data array; none for a single device.",
+            "RAID level of the data array; a single device has none.",
             required=False,
             choices=values_of(RaidLevel),
             default=RaidLevel.NONE.value,
@@ -126,7 +126,8 @@ class Storage:
         metadata=accepts(
             Kind.CHOICE,
             "Controller cache",
-            "RAID controller write cache; write_back_bbu when battery or flash backed.",
+            "The RAID controller's write cache: write-back only counts as protected when a battery "
+            "or flash module backs it.",
             required=False,
             choices=values_of(ControllerCache),
             default=ControllerCache.NONE.value,
@@ -138,7 +139,7 @@ class Storage:
             Kind.CHOICE,
             "Flash class",
             "Only for flash: enterprise drives have power-loss protection and fast syncs; "
-            "consumer drives do not. enterprise when not given.",
+            "consumer drives do not. Enterprise is assumed when not given.",
             required=False,
             nullable=True,
             choices=values_of(FlashClass),
@@ -150,7 +151,7 @@ class Storage:
         metadata=accepts(
             Kind.CHOICE,
             "Volume type",
-            "Only for network_ssd: the provider's volume type; its published baseline IOPS and "
+            "Only for network volumes: the provider's volume type; its published baseline IOPS and "
             "throughput are used unless provisioned figures are given.",
             required=False,
             nullable=True,
@@ -163,7 +164,7 @@ class Storage:
         metadata=accepts(
             Kind.INTEGER,
             "Provisioned IOPS",
-            "Only for network_ssd: the IOPS each volume is provisioned with (reads and writes "
+            "Only for network volumes: the IOPS each volume is provisioned with (reads and writes "
             "together); overrides the volume type's baseline.",
             required=False,
             nullable=True,
@@ -177,7 +178,7 @@ class Storage:
         metadata=accepts(
             Kind.INTEGER,
             "Provisioned throughput (MB/s)",
-            "Only for network_ssd: each volume's throughput limit in MiB/s (MB/s on Azure); "
+            "Only for network volumes: each volume's throughput limit in MiB/s (MB/s on Azure); "
             "it caps 16 KiB page IOs too.",
             required=False,
             nullable=True,
@@ -297,8 +298,8 @@ class Hardware:
         metadata=accepts(
             Kind.INTEGER,
             "NUMA nodes",
-            "lscpu's 'NUMA node(s)'; 2 or more on most multi-socket servers. Optional: with more "
-            "than one, the buffer pool is interleaved across them.",
+            "lscpu's 'NUMA node(s)'; 2 or more on most multi-socket servers. With more than one, "
+            "the buffer pool is interleaved across them.",
             required=False,
             nullable=True,
             minimum=1,
@@ -311,7 +312,7 @@ class Hardware:
         metadata=accepts(
             Kind.NUMBER,
             "Memory limit (GB)",
-            "Optional: the server's memory limit in GiB (a container's or cgroup's); below RAM, "
+            "The server's memory limit in GiB (a container's or cgroup's); below RAM, "
             "every memory-sized value uses it instead of RAM.",
             required=False,
             nullable=True,
@@ -371,7 +372,8 @@ class Workload:
         metadata=accepts(
             Kind.CHOICE,
             "Durability",
-            "full: a commit survives a crash; relaxed: up to about a second may be lost.",
+            "Full: a commit survives a crash; relaxed: up to about a second of commits may be "
+            "lost.",
             required=False,
             choices=values_of(Durability),
             default=Durability.FULL.value,
@@ -382,7 +384,7 @@ class Workload:
         metadata=accepts(
             Kind.NUMBER,
             "Crash-recovery target (minutes)",
-            "Upper bound on crash-recovery time; optional.",
+            "Upper bound on crash-recovery time.",
             required=False,
             nullable=True,
             minimum=0.5,
@@ -393,7 +395,7 @@ class Workload:
         default=None,
         metadata=accepts(
             Kind.NUMBER,
-            "Measured throughput today (optional)",
+            "Measured throughput today",
             "What the server does today with its current configuration, in the workload's unit "
             "(NOTPM, transactions/s, rows/s or queries/s); the estimate is then this measurement "
             "times the modelled gain, a much narrower range.",
@@ -434,8 +436,8 @@ class Options:
         metadata=accepts(
             Kind.BOOLEAN,
             "Write default values too",
-            "true: the my.cnf and SQL also set the recommendations that equal this server's own "
-            "default; false (the default): those are listed but left out.",
+            "When on, the my.cnf and SQL also set the recommendations that equal this server's own "
+            "default; off (the default), those are listed but left out.",
             required=False,
             default=False,
         ),

@@ -34,7 +34,14 @@ from advisor.recommendations.services import (
 )
 from advisor.unstorable import printable
 from rules.check import NEEDS_CURRENT, report_to_dict
-from rules.render import FORMATS, filename_for, render, result_to_dict, revert_filename_for
+from rules.render import (
+    FORMATS,
+    filename_for,
+    render,
+    render_revert,
+    result_to_dict,
+    revert_filename_for,
+)
 from rules.result import Result
 from rules.revert import revert
 from rules.validation import parse_profile
@@ -75,10 +82,18 @@ def export_response(
     filename = filename_for(result, fmt)
     if query_flag(request, "revert", default=False):
         filename = revert_filename_for(result, fmt)
-        result = revert(result)
+        if fmt == "json":
+            result = revert(result)
+        else:  # the files' twins, udev and sysctl included (OutputRefused -> 422)
+            text = render_revert(result, fmt, base_url=base_url(request))
+            return _file(text, filename, status_code)
     if fmt == "json":
         return Response(result_to_dict(result, base_url=base_url(request)), status=status_code)
     text = render(result, fmt, base_url=base_url(request))  # OutputRefused -> 422
+    return _file(text, filename, status_code)
+
+
+def _file(text: str, filename: str, status_code: int) -> Response:
     disposition = f'attachment; filename="{filename}"'
     return Response(text, status=status_code, headers={"Content-Disposition": disposition})
 

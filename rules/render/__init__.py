@@ -18,6 +18,7 @@ from rules.render.k8s import (
     render_k8s_percona,
 )
 from rules.render.mycnf import render_mycnf
+from rules.render.os_revert import render_sysctl_revert, render_udev_revert
 from rules.render.rds import render_rds_json, render_rds_terraform
 from rules.render.sql import render_sql
 from rules.render.sysctl import render_sysctl
@@ -140,10 +141,17 @@ def host_filename(host: str, fmt: str) -> str:
     return f"{host}-{pattern}"
 
 
+OS_REVERTERS = {"udev": render_udev_revert, "sysctl": render_sysctl_revert}
+
+
 def render_revert(result: Result, fmt: str, *, base_url: str = "") -> str:
     """The revert twin of export `fmt`: the same renderer, given `rules.revert.revert(result)`;
-    raises NothingToRevert when the result carries no current configuration."""
-    return render(revert(result), fmt, base_url=base_url)
+    the udev and sysctl twins say how to undo the OS change instead (`rules.render.os_revert`).
+    Raises NothingToRevert when the result carries no current configuration."""
+    reverted = revert(result)
+    if fmt in OS_REVERTERS:
+        return OS_REVERTERS[fmt](result, base_url=base_url)
+    return render(reverted, fmt, base_url=base_url)
 
 
 def revert_filename_for(result: Result, fmt: str) -> str:

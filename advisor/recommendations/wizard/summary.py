@@ -1,6 +1,6 @@
 """The machine in a few short lines: the wizard's live summary and the result page's header."""
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from advisor.recommendations.wizard.steps import CURRENT_FORM, CURRENT_TEXT
@@ -44,8 +44,13 @@ class Line:
     text: str  # empty when nothing was given yet
 
 
-def machine_summary(draft: Mapping[str, str]) -> tuple[Line, ...]:
+def machine_summary(draft: Mapping[str, str], rejected: Collection[str] = ()) -> tuple[Line, ...]:
+    """The draft in short lines; a field named in `rejected` (one the validator refused) is left
+    out, so the summary never repeats "64GB" or "six" back as if it were a fact."""
+
     def get(name: str) -> str:
+        if name in rejected:
+            return ""
         value = draft.get(name, "").strip()
         value = SHORT.get(name, {}).get(value, value)
         return value if len(value) <= MAX_SHOWN_CHARS else value[: MAX_SHOWN_CHARS - 1] + "…"
@@ -60,7 +65,7 @@ def machine_summary(draft: Mapping[str, str]) -> tuple[Line, ...]:
                 _unit(get("ram_gb"), "GB RAM"),
                 _unit(get("memory_limit_gb"), "GB", before="limit "),
                 _unit(get("cpu_cores"), "cores"),
-                _unit(get("numa_nodes"), "NUMA nodes"),
+                _unit(get("numa_nodes"), "NUMA node" + ("" if get("numa_nodes") == "1" else "s")),
                 _unit(get("kernel"), "", before="Linux "),
                 _unit(get("point_select_qps"), "point selects/s", before="measured "),
             ),

@@ -72,6 +72,8 @@ def _index(request: HttpRequest, *, problem: str = "", pasted: str = "") -> Temp
         "probe_problem": problem,
         "probe_pasted": pasted,
         "probe_max_kib": probe.MAX_PROBE_BYTES // 1024,
+        # This site's own address, so the probe's one-line command can be copied as it stands.
+        "site": request.build_absolute_uri("/").rstrip("/"),
     }
     return TemplateResponse(
         request, "recommendations/index.html", context, status=400 if problem else 200
@@ -167,7 +169,7 @@ def wizard_check(request: HttpRequest, step: str) -> HttpResponse:
         current, draft, errors, report=names, marks=probe.marks_for(request.session, draft)
     )
     fields = [form[name] for name in current.names if name in names]
-    context = {"fields": fields, "summary": machine_summary(draft), "step": current}
+    context = {"fields": fields, "summary": machine_summary(draft, errors), "step": current}
     return TemplateResponse(request, "recommendations/wizard.html#check", context)
 
 
@@ -209,7 +211,7 @@ def _render_step(
         "previous": previous,
         "following": following,
         "form": form,
-        "summary": machine_summary(draft),
+        "summary": machine_summary(draft, errors),
         "complete": not errors,
         "fragment": is_fragment(request),
         "undetected": probe.undetected(request.session),

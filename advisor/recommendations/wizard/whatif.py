@@ -159,9 +159,11 @@ def _estimates(base: Result, other: Result, chosen: Variant) -> tuple[EstimatePa
     mid_one, mid_two = (one.low + one.high) / 2, (two.low + two.high) / 2
     if one.unit != two.unit or mid_one <= 0:
         return panel, ""
-    move = (mid_two / mid_one - 1) * 100
+    ratio = mid_two / mid_one
+    # rounded first: a tiny fall reads +0%, not -0%; from three times on, a ratio reads better
+    change = f"{number(ratio)} times as much" if ratio >= 3 else f"{round((ratio - 1) * 100):+d}%"
     text = (
         f"The middle of the estimate moves from {number(mid_one)} to {number(mid_two)} "
-        f"{two.unit} ({round(move):+d}%)."  # rounded first: a tiny fall reads +0%, not -0%
+        f"{two.unit} ({change})."
     )
     return panel, text

@@ -8,6 +8,7 @@ from django.test import Client
 
 from advisor.models import Recommendation
 from advisor.recommendations.wizard.steps import raw_profile
+from advisor.recommendations.wizard.summary import machine_summary
 from rules.engine import recommend
 from rules.enums import Flavor
 from rules.errors import ProfileError
@@ -134,7 +135,7 @@ def test_the_live_check_swaps_only_the_fields_error_and_the_summary(client):
         '<aside id="summary" class="summary" aria-labelledby="summary-title" hx-swap-oob="true">'
         in html
     )
-    assert "0.1 GB RAM" in html
+    assert "0.1 GB RAM" not in html  # a refused value is not summed up as a fact
     assert "<form" not in html
 
 
@@ -289,12 +290,14 @@ def test_the_wizard_and_the_rest_api_give_the_same_message(client, step, name, t
     ("media", "name", "typed"), [("hdd", "rpm", "²"), ("network_ssd", "provisioned_iops", "³")]
 )
 def test_the_live_check_shows_digits_int_cannot_read_as_typed(client, media, name, typed):
-    """str.isdigit() accepts a superscript digit that int() refuses: the summary keeps it as
-    text instead of failing the page."""
+    """str.isdigit() accepts a superscript digit that int() refuses: the summary neither fails
+    on it nor repeats it (the validator refused it), and read alone it keeps it as text."""
     data = {**ANSWERS["storage"], "media": media, name: typed}
     response = client.post("/wizard/storage/check/", data, HTTP_HX_TRIGGER_NAME=name, **HTMX)
     assert response.status_code == 200
-    assert typed in response.content.decode()
+    html = response.content.decode()
+    assert typed not in html[html.index('id="summary"') :]
+    assert typed in machine_summary(data)[2].text
 
 
 @pytest.mark.parametrize(
@@ -331,3 +334,37 @@ def test_the_first_step_refusal_is_the_engines_decision(client):
         response = post_step(client, "server", flavor=flavor, version=version)
         stays = response["Location"] == "/wizard/server/?check=1"
         assert stays == (refused.output_refused is not None), (flavor, version)
+
+
+@pytest.mark.parametrize("htmx", [True, False], ids=["live-check", "plain-post"])
+def test_the_summary_never_echoes_a_refused_value(client, htmx):
+    """Issue #45: the sidebar read "64GB GB RAM · 16.5 cores · Linux six"."""
+    data = {
+        **ANSWERS["hardware"],
+        "ram_gb": "64GB",
+        "cpu_cores": "16.5",
+        "kernel": "six",
+        "numa_nodes": "1",
+    }
+    if htmx:
+        response = client.post(
+            "/wizard/hardware/check/", data, HTTP_HX_TRIGGER_NAME="ram_gb", **HTMX
+        )
+    else:
+        response = client.post("/wizard/hardware/", {**data, "go": "next"}, follow=True)
+    html = response.content.decode()
+    summary = html[html.index('id="summary"') :]
+    assert "64GB" not in summary
+    assert "16.5 cores" not in summary
+    assert "Linux six" not in summary
+    assert "1 NUMA node" in summary
+    assert "1 NUMA nodes" not in summary
+
+
+def test_labels_and_help_texts_read_as_words_not_internal_values(client):
+    html = client.get("/wizard/storage/").content.decode()
+    html += client.get("/wizard/workload/").content.decode()
+    html += client.get("/wizard/current/").content.decode()
+    assert "(optional) (optional)" not in re.sub(r"<[^>]+>|\s+", " ", html).replace("  ", " ")
+    for internal in ("write_back_bbu", "network_ssd", "true:", "false (the default)", "full: a"):
+        assert internal not in re.sub(r'<option[^>]*value="[^"]*"|name="[^"]*"', "", html)
