@@ -111,7 +111,7 @@ class RecommendationCreateApi(LeanPostApi):
     @extend_schema(
         operation_id="recommendation_create",
         summary="Recommend settings for one host",
-        request={"application/json": PROFILE_REF},
+        request={"application/json": {"$ref": "#/components/schemas/RecommendationRequest"}},
         parameters=[FORMAT_PARAMETER, STORE_PARAMETER, REVERT_PARAMETER],
         responses={
             **export_responses(201, FORMATS, RESULT_REF),

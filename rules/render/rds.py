@@ -105,8 +105,8 @@ def refusal(family: str) -> str:
         f"AWS publishes which parameters RDS lets a user change in the {family} family only "
         "as the output of one command; run aws rds describe-engine-default-parameters "
         f"--db-parameter-group-family {family} --output json > params.json and pass the file "
-        "with the profile (on the command line --rds-parameters params.json, in the API the "
-        "rds_parameters field next to the profile, in the wizard the RDS parameter list box)"
+        "with the profile (on the command line --rds-parameters params.json; in the API the "
+        "rds_parameters field next to the profile)"
     )
 
 
