@@ -149,20 +149,6 @@ RDS_PARAMETERS_SCHEMA = {
         "(which then has its own id), so its RDS exports can be fetched later. 400 naming "
         "`rds_parameters.<path>` when it is not that output."
     ),
-    "example": {
-        "EngineDefaults": {
-            "DBParameterGroupFamily": "mysql8.0",
-            "Parameters": [
-                {
-                    "ParameterName": "innodb_io_capacity",
-                    "ApplyType": "dynamic",
-                    "DataType": "integer",
-                    "AllowedValues": "100-18446744073709551615",
-                    "IsModifiable": True,
-                }
-            ],
-        }
-    },
 }
 
 

@@ -55,7 +55,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        raw = _decode(_read(options["file"], what="profile"), what="profile")
+        raw = _decode(_read(options["file"]))
         try:
             profile = parse_profile(raw)
         except ProfileError as problem:
@@ -121,7 +121,7 @@ def profile_problems(problem: ProfileError, what: str = "profile") -> str:
     return "\n".join([f"{what}: {len(lines)} {noun}:", *lines])
 
 
-def _read(name: str, *, what: str) -> bytes:
+def _read(name: str, *, what: str = "profile") -> bytes:
     if name == "-":
         data = sys.stdin.buffer.read(MAX_PROFILE_BYTES + 1)
         where = "stdin"
@@ -146,7 +146,7 @@ def _read(name: str, *, what: str) -> bytes:
     return data
 
 
-def _decode(data: bytes, *, what: str) -> object:
+def _decode(data: bytes, *, what: str = "profile") -> object:
     if b"\x00" in data:
         raise CommandError(f"{what}: this is a binary file, not JSON text", returncode=BAD_INPUT)
     try:
