@@ -18,7 +18,12 @@ class ProfileError(ValueError):
 
 
 class OutputRefused(ValueError):
-    """The profile is valid but this export cannot be written for it (e.g. an old version)."""
+    """The profile is valid but this export cannot be written for it (e.g. an old version).
+    `field`: the input that would change that, for the API's field errors."""
+
+    def __init__(self, message: str, *, field: str = "server.version") -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class NothingToRevert(ValueError):

@@ -10,6 +10,7 @@ from enum import StrEnum
 
 from rules.frozen import quick_init
 from rules.jsonshape import doc
+from rules.rds_parameters import RdsParameterList
 
 
 class Change(StrEnum):
@@ -164,6 +165,15 @@ class Result:
     warnings: tuple[str, ...] = field(default=())
     output_refused: str | None = field(
         default=None, metadata=doc("Why no my.cnf or SQL can be written for this version.")
+    )
+    rds_parameters: RdsParameterList | None = field(
+        default=None,
+        metadata=doc(
+            "The rows of the user's RDS parameter list (aws rds "
+            "describe-engine-default-parameters) that this result's settings need, when one "
+            "was given: the RDS exports read it.",
+            omit_empty=True,
+        ),
     )
 
     @property

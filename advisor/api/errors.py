@@ -126,7 +126,7 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> JsonRespons
     elif isinstance(exc, OutputRefused):
         exc = FieldErrors(
             f"This export cannot be written for this server: {exc}",
-            {"server.version": [str(exc)]},
+            {exc.field: [str(exc)]},
             status_code=status.HTTP_422_UNPROCESSABLE_ENTITY,
         )
     elif isinstance(exc, NothingToRevert):

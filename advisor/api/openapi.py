@@ -138,11 +138,33 @@ STORE_PARAMETER = OpenApiParameter(
 )
 
 
+RDS_PARAMETERS_SCHEMA = {
+    "type": "object",
+    "nullable": True,
+    "description": (
+        "Not part of the profile: for the rds-json and rds-terraform exports, the output of "
+        "`aws rds describe-engine-default-parameters --db-parameter-group-family FAMILY "
+        "--output json` for the profile's family (mysql8.0, mysql8.4, mariadb10.11, ...), as "
+        "it prints it. The rows the result's settings need are kept with the stored result "
+        "(which then has its own id), so its RDS exports can be fetched later. 400 naming "
+        "`rds_parameters.<path>` when it is not that output."
+    ),
+}
+
+
+def recommendation_request_schema(profile: dict[str, Any]) -> dict[str, Any]:
+    """The body of POST /recommendations: a profile, and beside its sections the optional RDS
+    parameter list (advisor.recommendations.api_views.split_rds_parameters)."""
+    properties = {**profile["properties"], "rds_parameters": RDS_PARAMETERS_SCHEMA}
+    return {**profile, "properties": properties}
+
+
 def add_components(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: add the Profile component built from FIELDS and
     the result's components built from rules.result."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Profile"] = profile_schema()
+    schemas["RecommendationRequest"] = recommendation_request_schema(schemas["Profile"])
     schemas.update(result_schema_components())
     result["components"]["schemas"] = dict(sorted(schemas.items()))
     examples = request_examples()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest
@@ -46,6 +47,7 @@ from rules.result import Result
 from rules.revert import revert
 from rules.validation import parse_profile
 
+RDS_FIELD = "rds_parameters"
 FLAG = serializers.BooleanField()  # one field: a whole serializer per request costs more
 
 
@@ -106,6 +108,15 @@ def shown_json(request: Request | HttpRequest, result: Result) -> dict[str, Any]
     return result_to_dict(result, base_url=base_url(request))
 
 
+def split_rds_parameters(data: object) -> tuple[object, object]:
+    """(the profile, the RDS parameter list): the list travels in the body beside the
+    profile's sections, as `rds_parameters`, and is not part of the profile."""
+    if not isinstance(data, Mapping) or RDS_FIELD not in data:
+        return data, None
+    profile = {key: value for key, value in data.items() if key != RDS_FIELD}
+    return profile, data[RDS_FIELD]
+
+
 class RecommendationCreateApi(LeanPostApi):
     """The API's hot path: DRF's steps without DRF's request wrapper (advisor.api.lean)."""
 
@@ -115,7 +126,7 @@ class RecommendationCreateApi(LeanPostApi):
     @extend_schema(
         operation_id="recommendation_create",
         summary="Recommend settings for one host",
-        request={"application/json": PROFILE_REF},
+        request={"application/json": {"$ref": "#/components/schemas/RecommendationRequest"}},
         parameters=[FORMAT_PARAMETER, STORE_PARAMETER, REVERT_PARAMETER],
         responses={
             **export_responses(201, FORMATS, RESULT_REF),
@@ -126,8 +137,9 @@ class RecommendationCreateApi(LeanPostApi):
     def post(self, request: HttpRequest) -> Response:
         """201 with the stored result (or the export asked for); 200 with `store=false`."""
         store = store_flag(request)
-        profile = parse_profile(self.request_data(request))
-        result = recommendation_compute(profile=profile)
+        body, rds_parameters = split_rds_parameters(self.request_data(request))
+        profile = parse_profile(body)
+        result = recommendation_compute(profile=profile, rds_parameters=rds_parameters)
         if not store:
             return export_response(request, result)
         shown = shown_json(request, result)

@@ -19,6 +19,7 @@ from rules.jsonwrite import to_json
 from rules.profile import Profile
 from rules.render.jsonout import RESULT_JSON, result_from_dict
 from rules.render.mycnf import permalink_url
+from rules.render.rds import with_rds_parameters
 from rules.result import Result
 
 _ESTIMATORS: dict[str, CalibratedEstimator] = {}
@@ -38,9 +39,16 @@ def estimator_current() -> CalibratedEstimator | None:
     return estimator
 
 
-def recommendation_compute(*, profile: Profile) -> Result:
-    """Compute a result without storing it."""
-    return recommend(profile, estimator=estimator_current())
+def recommendation_compute(
+    *, profile: Profile, rds_parameters: object = None, rds_field: str = "rds_parameters"
+) -> Result:
+    """Compute a result without storing it. `rds_parameters`: the user's decoded
+    `aws rds describe-engine-default-parameters` output, kept with the result for its RDS
+    exports (it gives the result another id); ProfileError under `rds_field` when it is not."""
+    result = recommend(profile, estimator=estimator_current())
+    if rds_parameters is None:
+        return result
+    return with_rds_parameters(result, rds_parameters, field_path=rds_field)
 
 
 def recommendation_create(*, profile: Profile) -> Result:

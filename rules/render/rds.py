@@ -7,20 +7,23 @@ formula of the instance class memory (`{DBInstanceClassMemory*3/4}`: RDS User Gu
 DB parameters", "DB parameter formulas",
 https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_ParamValuesRef.html). What may be
 changed, and whether it applies at once or at the next reboot, comes from the family's
-`aws rds describe-engine-default-parameters` output, vendored as it is in
-rules/data/vendor/rds/<family>.json (see the README there). A family without that file is
-refused rather than guessed.
+`aws rds describe-engine-default-parameters` output: the user's own, kept with the result
+(`with_rds_parameters`, rules.rds_parameters), or one vendored in rules/data/vendor/rds/ (see the
+README there). Without either the export is refused, telling the user the command to run, rather
+than guessing.
 """
 
 import functools
+import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from rules.errors import OutputRefused
+from rules.errors import OutputRefused, ProfileError
+from rules.rds_parameters import RdsParameter, kept_for, read_engine_defaults
 from rules.render.deploy import deploy_header, deploy_settings, server_flavor
 from rules.render.memory_share import BUFFER_POOL, pool_fraction, ram_bytes
 from rules.render.mycnf import comment, one_line, server_value, variable_name
@@ -36,15 +39,6 @@ HOST_NOTE = (
     "and mount options of this result's operating-system advice do not apply."
 )
 GROUP_NAME = re.compile(r"^[a-z](?:-?[a-z0-9])*$")
-
-
-@dataclass(frozen=True, slots=True)
-class RdsParameter:
-    name: str
-    modifiable: bool
-    apply_type: str  # "dynamic" | "static"
-    data_type: str
-    allowed_values: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,21 +67,6 @@ def rds_family(inputs: Mapping[str, object]) -> str:
     return f"{engine}{version.major}.{version.minor}"
 
 
-def parse_engine_defaults(document: Mapping[str, Any]) -> dict[str, RdsParameter]:
-    """The parameters of one `describe-engine-default-parameters` output, by name."""
-    rows = document["EngineDefaults"]["Parameters"]
-    return {
-        row["ParameterName"]: RdsParameter(
-            name=row["ParameterName"],
-            modifiable=bool(row.get("IsModifiable", False)),
-            apply_type=str(row.get("ApplyType", "static")),
-            data_type=str(row.get("DataType", "")),
-            allowed_values=str(row.get("AllowedValues", "")),
-        )
-        for row in rows
-    }
-
-
 @functools.cache
 def vendored_parameters(family: str) -> dict[str, RdsParameter] | None:
     """The vendored parameter list of `family`, or None when none is vendored."""
@@ -96,7 +75,39 @@ def vendored_parameters(family: str) -> dict[str, RdsParameter] | None:
     path = resources.files("rules").joinpath("data", "vendor", "rds", f"{family}.json")
     if not path.is_file():
         return None
-    return parse_engine_defaults(json.loads(path.read_text(encoding="utf-8")))
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return read_engine_defaults(document, family=family, field_path=f"vendored {family}.json")
+
+
+def with_rds_parameters(result: Result, raw: object, *, field_path: str) -> Result:
+    """`result` with the rows of the user's parameter list (`raw`, the decoded output of
+    `aws rds describe-engine-default-parameters`) its settings need; ProfileError under
+    `field_path` when `raw` is not that output for the profile's family.
+
+    The list changes what the RDS exports say, and a stored result is found by its id alone, so
+    the id is derived again over the rows kept: the same profile with another list (or none) is
+    another result, and a permalink's RDS export never changes under it."""
+    try:
+        family = rds_family(result.inputs)
+    except OutputRefused as refused:
+        raise ProfileError({field_path: [f"RDS cannot run this server: {refused}"]}) from None
+    known = read_engine_defaults(raw, family=family, field_path=field_path)
+    kept = kept_for(family, known, (s.name for s in result.settings))
+    rows = [[p.name, p.modifiable, p.apply_type, p.allowed_values] for p in kept.parameters]
+    payload = json.dumps([result.id, family, rows], separators=(",", ":"))
+    digest = hashlib.sha256(payload.encode()).hexdigest()[: len(result.id)]
+    return replace(result, id=digest, rds_parameters=kept)
+
+
+def refusal(family: str) -> str:
+    """What a user without a parameter list is told: the one command that makes it."""
+    return (
+        f"AWS publishes which parameters RDS lets a user change in the {family} family only "
+        "as the output of one command; run aws rds describe-engine-default-parameters "
+        f"--db-parameter-group-family {family} --output json > params.json and pass the file "
+        "with the profile (on the command line --rds-parameters params.json; in the API the "
+        "rds_parameters field next to the profile)"
+    )
 
 
 def parameter_group(
@@ -110,13 +121,14 @@ def parameter_group(
     """The parameter group for `result`: what is set, what RDS manages, and the header."""
     settings = deploy_settings(result)
     family = rds_family(result.inputs)
-    known = parameters if parameters is not None else vendored_parameters(family)
+    known = parameters
+    kept = result.rds_parameters
+    if known is None and kept is not None and kept.family == family:
+        known = kept.by_name()
     if known is None:
-        raise OutputRefused(
-            f"no list of the parameters RDS lets a user change is vendored for the {family} "
-            f"family yet (rules/data/vendor/rds/{family}.json: the output of aws rds "
-            f"describe-engine-default-parameters --db-parameter-group-family {family})"
-        )
+        known = vendored_parameters(family)
+    if known is None:
+        raise OutputRefused(refusal(family), field="rds_parameters")
     entries: list[Entry] = []
     managed: list[tuple[Setting, str]] = []
     for setting in settings:
@@ -159,7 +171,7 @@ def render_rds_json(
     result: Result, *, base_url: str = "", parameters: Mapping[str, RdsParameter] | None = None
 ) -> str:
     """`ModifyDBParameterGroup` requests (at most 20 parameters each) with the header and the
-    settings RDS manages beside them; raises OutputRefused without a vendored list."""
+    settings RDS manages beside them; raises OutputRefused without a parameter list."""
     use = [
         "Apply: aws rds create-db-parameter-group --db-parameter-group-name NAME",
         "--db-parameter-group-family FAMILY --description TEXT, then for each request:",
@@ -183,7 +195,7 @@ def render_rds_json(
 def render_rds_terraform(
     result: Result, *, base_url: str = "", parameters: Mapping[str, RdsParameter] | None = None
 ) -> str:
-    """An `aws_db_parameter_group` resource; raises OutputRefused without a vendored list."""
+    """An `aws_db_parameter_group` resource; raises OutputRefused without a parameter list."""
     use = [
         "Use: put this resource in a Terraform configuration with the AWS provider and point",
         "the instance's parameter_group_name at it:",

@@ -10,7 +10,10 @@ from typing import Any
 
 import pytest
 
+from rules.engine import recommend
+from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
+from tests.rules.rds_lists import NOT_LISTED, NOT_MODIFIABLE, engine_defaults
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -244,7 +247,11 @@ def test_each_deploy_format_is_byte_identical_across_processes(example: str, fmt
             "k8s-mariadb-operator",
             "The MariaDB Operator runs MariaDB; this result is for mysql 8.0.36",
         ),
-        ("rds-json", "rules/data/vendor/rds/mysql8.0.json"),
+        (
+            "rds-json",
+            "run aws rds describe-engine-default-parameters --db-parameter-group-family mysql8.0 "
+            "--output json > params.json and pass the file",
+        ),
     ],
 )
 def test_a_deploy_format_this_server_cannot_have_exits_2_saying_why(
@@ -253,6 +260,50 @@ def test_a_deploy_format_this_server_cannot_have_exits_2_saying_why(
     completed = _run(example, "--format", fmt)
     _refused(completed)
     assert why in completed.stderr
+
+
+def test_rds_parameters_file_gives_an_rds_export_of_the_modifiable_ones(
+    tmp_path: Path, example: str
+) -> None:
+    result = recommend(parse_profile(raw_profile()))
+    listed = engine_defaults(result)
+    params = _profile_file(tmp_path, listed, "params.json")
+    completed = _run(example, "--format", "rds-json", "--rds-parameters", params)
+    assert completed.returncode == 0, completed.stderr
+    document = json.loads(completed.stdout)
+    names = {
+        p["ParameterName"] for r in document["ModifyDBParameterGroup"] for p in r["Parameters"]
+    }
+    rows = listed["EngineDefaults"]["Parameters"]
+    assert names
+    assert names <= {p["ParameterName"] for p in rows if p["IsModifiable"]}
+    assert {m["ParameterName"] for m in document["ManagedByRds"]} == {NOT_MODIFIABLE, NOT_LISTED}
+    terraform = _run(example, "--format", "rds-terraform", "--rds-parameters", params)
+    assert terraform.returncode == 0, terraform.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        ({"Parameters": []}, "--rds-parameters.EngineDefaults: is required"),
+        (
+            {"EngineDefaults": {"DBParameterGroupFamily": "mysql8.4", "Parameters": []}},
+            "--db-parameter-group-family mysql8.0",
+        ),
+        ("not json {", "--rds-parameters: invalid JSON"),
+    ],
+)
+def test_an_rds_parameters_file_that_is_not_the_commands_output_exits_2_naming_it(
+    tmp_path: Path, example: str, content: Any, why: str
+) -> None:
+    path = tmp_path / "params.json"
+    path.write_text(content if isinstance(content, str) else json.dumps(content), "utf-8")
+    completed = _run(example, "--format", "rds-json", "--rds-parameters", str(path))
+    _refused(completed)
+    assert why in completed.stderr
+    missing = _run(example, "--format", "rds-json", "--rds-parameters", str(tmp_path / "no"))
+    _refused(missing)
+    assert "--rds-parameters: no such file" in missing.stderr
 
 
 def test_the_help_lists_every_format_with_what_it_is() -> None:

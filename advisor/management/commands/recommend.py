@@ -1,6 +1,7 @@
-"""`python manage.py recommend FILE|- --format FORMAT [--revert]`: print one export (any of
-`rules.render.FORMATS`: json, mycnf, sql, udev, sysctl, ansible, k8s-percona, rds-json, ...), or
-with --revert its twin that sets the profile's current configuration back."""
+"""`python manage.py recommend FILE|- --format FORMAT [--revert] [--rds-parameters FILE]`: print
+one export (any of `rules.render.FORMATS`: json, mycnf, sql, udev, sysctl, ansible, k8s-percona,
+rds-json, ...), or with --revert its twin that sets the profile's current configuration back.
+The RDS exports read the user's `aws rds describe-engine-default-parameters` output."""
 
 import json
 import os
@@ -18,6 +19,7 @@ from rules.version import SUPPORTED_RANGE_TEXT
 
 MAX_PROFILE_BYTES = 4_000_000
 BAD_INPUT = 2
+RDS_OPTION = "--rds-parameters"
 
 
 class Command(BaseCommand):
@@ -41,6 +43,12 @@ class Command(BaseCommand):
             "--base-url", default="", help="prefix of the permalink, e.g. https://advisor.example"
         )
         parser.add_argument(
+            "--rds-parameters",
+            metavar="FILE",
+            help="for the RDS exports: the output of aws rds describe-engine-default-parameters "
+            "--db-parameter-group-family FAMILY --output json, the parameters RDS lets you change",
+        )
+        parser.add_argument(
             "--revert",
             action="store_true",
             help="print the revert twin: the profile's current values (needs `current`)",
@@ -52,10 +60,19 @@ class Command(BaseCommand):
             profile = parse_profile(raw)
         except ProfileError as problem:
             raise CommandError(profile_problems(problem), returncode=BAD_INPUT) from None
+        rds_file = options.get("rds_parameters")
+        rds_parameters = None
+        if rds_file is not None:
+            rds_parameters = _decode(_read(rds_file, what=RDS_OPTION), what=RDS_OPTION)
         try:
-            result = recommendation_compute(profile=profile)
+            result = recommendation_compute(
+                profile=profile, rds_parameters=rds_parameters, rds_field=RDS_OPTION
+            )
             renderer = render_revert if options["revert"] else render
             text = renderer(result, options["format"], base_url=options["base_url"])
+        except ProfileError as problem:  # only the RDS list is left to be invalid here
+            message = profile_problems(problem, RDS_OPTION)
+            raise CommandError(message, returncode=BAD_INPUT) from None
         except NothingToRevert as nothing:
             raise CommandError(f"cannot revert: {nothing}", returncode=BAD_INPUT) from None
         except OutputRefused as refused:
@@ -93,18 +110,18 @@ class Command(BaseCommand):
             raise SystemExit(1) from None
 
 
-def profile_problems(problem: ProfileError) -> str:
+def profile_problems(problem: ProfileError, what: str = "profile") -> str:
     """One line per field problem, under a count."""
     lines = [
-        f"{path or 'profile'}: {message}"
+        f"{path or what}: {message}"
         for path, messages in problem.errors.items()
         for message in messages
     ]
     noun = "problem" if len(lines) == 1 else "problems"
-    return "\n".join([f"profile: {len(lines)} {noun}:", *lines])
+    return "\n".join([f"{what}: {len(lines)} {noun}:", *lines])
 
 
-def _read(name: str) -> bytes:
+def _read(name: str, *, what: str = "profile") -> bytes:
     if name == "-":
         data = sys.stdin.buffer.read(MAX_PROFILE_BYTES + 1)
         where = "stdin"
@@ -114,40 +131,40 @@ def _read(name: str) -> bytes:
             with Path(name).open("rb") as handle:
                 data = handle.read(MAX_PROFILE_BYTES + 1)
         except FileNotFoundError:
-            raise CommandError(f"profile: no such file: {name}", returncode=BAD_INPUT) from None
+            raise CommandError(f"{what}: no such file: {name}", returncode=BAD_INPUT) from None
         except IsADirectoryError:
-            raise CommandError(f"profile: {name} is a directory", returncode=BAD_INPUT) from None
+            raise CommandError(f"{what}: {name} is a directory", returncode=BAD_INPUT) from None
         except OSError as problem:
             reason = problem.strerror or str(problem)
             raise CommandError(
-                f"profile: cannot read {name}: {reason}", returncode=BAD_INPUT
+                f"{what}: cannot read {name}: {reason}", returncode=BAD_INPUT
             ) from None
     if len(data) > MAX_PROFILE_BYTES:
         raise CommandError(
-            f"profile: {where} is larger than {MAX_PROFILE_BYTES:,} bytes", returncode=BAD_INPUT
+            f"{what}: {where} is larger than {MAX_PROFILE_BYTES:,} bytes", returncode=BAD_INPUT
         )
     return data
 
 
-def _decode(data: bytes) -> object:
+def _decode(data: bytes, *, what: str = "profile") -> object:
     if b"\x00" in data:
-        raise CommandError("profile: this is a binary file, not JSON text", returncode=BAD_INPUT)
+        raise CommandError(f"{what}: this is a binary file, not JSON text", returncode=BAD_INPUT)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as problem:
         raise CommandError(
-            f"profile: not UTF-8 text (byte 0x{data[problem.start]:02x} at offset {problem.start})",
+            f"{what}: not UTF-8 text (byte 0x{data[problem.start]:02x} at offset {problem.start})",
             returncode=BAD_INPUT,
         ) from None
     if not text.strip():
-        raise CommandError("profile: the input is empty", returncode=BAD_INPUT)
+        raise CommandError(f"{what}: the input is empty", returncode=BAD_INPUT)
     try:
         return json.loads(text)
     except json.JSONDecodeError as problem:
         raise CommandError(
-            f"profile: invalid JSON at line {problem.lineno} column {problem.colno}: {problem.msg}",
+            f"{what}: invalid JSON at line {problem.lineno} column {problem.colno}: {problem.msg}",
             returncode=BAD_INPUT,
         ) from None
     except (ValueError, RecursionError) as problem:  # e.g. a 5,000-digit number, deep nesting
         reason = "nested too deeply" if isinstance(problem, RecursionError) else str(problem)
-        raise CommandError(f"profile: invalid JSON: {reason}", returncode=BAD_INPUT) from None
+        raise CommandError(f"{what}: invalid JSON: {reason}", returncode=BAD_INPUT) from None

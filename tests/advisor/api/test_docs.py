@@ -42,8 +42,16 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
     create = schema["paths"]["/api/v1/recommendations"]["post"]
     body = create["requestBody"]
     assert body["required"] is True
-    assert body["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Profile"}
-    assert "Profile" in schema["components"]["schemas"]
+    request = {"$ref": "#/components/schemas/RecommendationRequest"}
+    assert body["content"]["application/json"]["schema"] == request
+    components = schema["components"]["schemas"]
+    profile = components["Profile"]
+    # the profile's fields and, beside them, the RDS parameter list (not part of the profile)
+    assert components["RecommendationRequest"]["properties"] == {
+        **profile["properties"],
+        "rds_parameters": components["RecommendationRequest"]["properties"]["rds_parameters"],
+    }
+    assert "rds_parameters" not in profile["properties"]
     # JSON answers the result or, with ?format=rds-json / aurora-json, the RDS or Aurora requests
     detail = schema["paths"]["/api/v1/recommendations/{recommendation_id}"]["get"]
     json_answer = detail["responses"]["200"]["content"]["application/json"]["schema"]

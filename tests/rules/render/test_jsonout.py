@@ -291,7 +291,10 @@ def test_the_schema_is_declared_by_the_result_classes() -> None:
         "EstimatesOutput",
         "EstimateOutput",
         "CitedSourceOutput",
+        "RdsParameterListOutput",
+        "RdsParameterOutput",
     }
+    assert "rds_parameters" not in components["ResultOutput"]["required"]
     setting = components["SettingOutput"]["properties"]
     assert setting["value"] == {
         "type": "string",

@@ -27,8 +27,9 @@ from hypothesis import strategies as st
 
 from rules.engine import recommend
 from rules.errors import OutputRefused
+from rules.rds_parameters import RdsParameter
 from rules.render import REGISTRY, render
-from rules.render.rds import parse_engine_defaults, render_rds_json, render_rds_terraform
+from rules.render.rds import render_rds_json, render_rds_terraform
 from rules.result import Result
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
@@ -240,14 +241,11 @@ def test_every_export_has_a_reader_or_carries_no_server_settings() -> None:
 
 def rds_renders(result: Result) -> dict[str, str]:
     """The RDS exports given a parameter list that lets every recommended setting be changed:
-    no family's list is vendored yet, so `render` refuses them (test_rds.py does the same)."""
-    rows = [
-        {"ParameterName": s.name, "ApplyType": "dynamic" if s.dynamic else "static"}
+    without the user's list `render` refuses them (test_rds.py does the same)."""
+    parameters = {
+        s.name: RdsParameter(s.name, True, "dynamic" if s.dynamic else "static")
         for s in result.settings
-    ]
-    parameters = parse_engine_defaults(
-        {"EngineDefaults": {"Parameters": [{**row, "IsModifiable": True} for row in rows]}}
-    )
+    }
     return {
         "rds-json": render_rds_json(result, parameters=parameters),
         "rds-terraform": render_rds_terraform(result, parameters=parameters),

@@ -1,10 +1,10 @@
 """The RDS exports: requests the AWS CLI's own validator (botocore's service model) accepts, a
 Terraform block an HCL2 parser reads back, only the parameters the family's list lets a user
-change, and a refusal, naming the file it needs, for a family with no vendored list.
+change, and, without a list, a refusal that tells the user the one command to run.
 
-No family's `describe-engine-default-parameters` output is vendored yet (see
+No family's `describe-engine-default-parameters` output is published or vendored (see
 rules/data/vendor/README.md), so these tests hand the renderer a parameter list in that output's
-shape, made here: test input, not a claim about what RDS allows."""
+shape, made in tests.rules.rds_lists: test input, not a claim about what RDS allows."""
 
 from __future__ import annotations
 
@@ -20,11 +20,10 @@ from botocore.validate import ParamValidator
 
 from rules.engine import recommend
 from rules.errors import OutputRefused
-from rules.render import render
+from rules.rds_parameters import RdsParameter, read_engine_defaults
+from rules.render import FORMATS, render
 from rules.render.rds import (
     MAX_PARAMETERS_PER_REQUEST,
-    RdsParameter,
-    parse_engine_defaults,
     rds_family,
     render_rds_json,
     render_rds_terraform,
@@ -33,12 +32,15 @@ from rules.result import Result
 from rules.units import GIB
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
+from tests.rules.rds_lists import NOT_LISTED, NOT_MODIFIABLE, engine_defaults
 
 MODIFY = botocore.session.get_session().get_service_model("rds")
 MODIFY_INPUT = MODIFY.operation_model("ModifyDBParameterGroup").input_shape
 APPLY_METHODS = MODIFY_INPUT.members["Parameters"].member.members["ApplyMethod"].enum
-NOT_MODIFIABLE = "innodb_flush_method"
-NOT_LISTED = "innodb_read_ahead_threshold"
+
+
+def parse_defaults(document: dict[str, Any]) -> dict[str, RdsParameter]:
+    return read_engine_defaults(document, family="mysql8.0")
 
 
 def mysql80(**overrides: Any) -> Result:
@@ -47,26 +49,9 @@ def mysql80(**overrides: Any) -> Result:
     return recommend(parse_profile(raw))
 
 
-def engine_defaults(result: Result) -> dict[str, Any]:
-    """A parameter list in `aws rds describe-engine-default-parameters` output's shape."""
-    rows = [
-        {
-            "ParameterName": s.name,
-            "Source": "engine-default",
-            "ApplyType": "dynamic" if s.dynamic else "static",
-            "DataType": "boolean" if s.value in ("ON", "OFF") else "string",
-            "AllowedValues": "0,1" if s.value in ("ON", "OFF") else "",
-            "IsModifiable": s.name != NOT_MODIFIABLE,
-        }
-        for s in result.settings
-        if s.name != NOT_LISTED
-    ]
-    return {"EngineDefaults": {"DBParameterGroupFamily": "mysql8.0", "Parameters": rows}}
-
-
 def test_the_requests_are_what_the_aws_cli_accepts() -> None:
     result = mysql80()
-    parameters = parse_engine_defaults(engine_defaults(result))
+    parameters = parse_defaults(engine_defaults(result))
     document = json.loads(render_rds_json(result, parameters=parameters))
     assert document["DBParameterGroupFamily"] == "mysql8.0"
     requests = document["ModifyDBParameterGroup"]
@@ -93,7 +78,7 @@ def test_the_requests_are_what_the_aws_cli_accepts() -> None:
 
 def test_the_buffer_pool_is_a_formula_of_the_instance_memory() -> None:
     result = mysql80(**{"hardware.ram_gb": 64})
-    parameters = parse_engine_defaults(engine_defaults(result))
+    parameters = parse_defaults(engine_defaults(result))
     document = json.loads(render_rds_json(result, parameters=parameters))
     (pool,) = [
         p
@@ -116,7 +101,9 @@ def test_more_than_twenty_parameters_go_in_several_requests() -> None:
     many = tuple(replace(template, name=f"innodb_fake_{i:02d}") for i in range(45))
     result = replace(result, settings=many)
     rows = [{"ParameterName": s.name, "ApplyType": "dynamic", "IsModifiable": True} for s in many]
-    parameters = parse_engine_defaults({"EngineDefaults": {"Parameters": rows}})
+    parameters = parse_defaults(
+        {"EngineDefaults": {"DBParameterGroupFamily": "mysql8.0", "Parameters": rows}}
+    )
     document = json.loads(render_rds_json(result, parameters=parameters))
     sizes = [len(r["Parameters"]) for r in document["ModifyDBParameterGroup"]]
     assert sizes == [20, 20, 5]
@@ -128,7 +115,7 @@ def hcl_string(text: str) -> str:
 
 def test_the_terraform_block_reads_back_as_the_same_parameters() -> None:
     result = mysql80()
-    parameters = parse_engine_defaults(engine_defaults(result))
+    parameters = parse_defaults(engine_defaults(result))
     document = json.loads(render_rds_json(result, parameters=parameters))
     tf = hcl2.loads(render_rds_terraform(result, parameters=parameters))
     (resource,) = tf["resource"]
@@ -154,7 +141,9 @@ def test_a_template_sequence_stays_text_in_terraform() -> None:
     hostile = replace(first, value='${file("/etc/passwd")}%{ if x }', kind="enum")
     result = replace(result, settings=(hostile,))
     rows = [{"ParameterName": first.name, "ApplyType": "dynamic", "IsModifiable": True}]
-    parameters = parse_engine_defaults({"EngineDefaults": {"Parameters": rows}})
+    parameters = parse_defaults(
+        {"EngineDefaults": {"DBParameterGroupFamily": "mysql8.0", "Parameters": rows}}
+    )
     tf = hcl2.loads(render_rds_terraform(result, parameters=parameters))
     block = tf["resource"][0]['"aws_db_parameter_group"']['"innodb_io_advisor"']
     raw = block["parameter"][0]["value"]
@@ -173,19 +162,33 @@ def test_a_template_sequence_stays_text_in_terraform() -> None:
         ("mariadb", "11.4", "mariadb11.4"),
     ],
 )
-def test_without_a_vendored_list_both_exports_are_refused_naming_the_file(
+def test_without_a_list_both_exports_are_refused_naming_the_command_to_run(
     flavor: str, version: str, family: str
 ) -> None:
+    """What the user reads names the one command and how to pass its output, and neither a
+    path of this repository nor a format id of ours."""
     result = mysql80(**{"server.flavor": flavor, "server.version": version})
     assert rds_family(result.inputs) == family
+    command = (
+        f"aws rds describe-engine-default-parameters --db-parameter-group-family {family} "
+        "--output json > params.json"
+    )
     for fmt in ("rds-json", "rds-terraform"):
-        with pytest.raises(OutputRefused, match=re.escape(f"rules/data/vendor/rds/{family}.json")):
+        with pytest.raises(OutputRefused) as refused:
             render(result, fmt)
+        text = str(refused.value)
+        assert command in text
+        assert "--rds-parameters params.json" in text
+        assert "rds_parameters" in text
+        assert "/" not in text.replace("> params.json", "").replace(command, "")
+        assert "vendor" not in text
+        ours = [f for f in FORMATS if f != "json"]  # json is also the AWS CLI's --output
+        assert not any(re.search(rf"(?<![\w-]){re.escape(f)}(?![\w-])", text) for f in ours)
 
 
 def test_percona_is_checked_as_mysql_and_said_so() -> None:
     result = mysql80(**{"server.flavor": "percona"})
-    parameters = {"innodb_io_capacity": RdsParameter("innodb_io_capacity", True, "dynamic", "", "")}
+    parameters = {"innodb_io_capacity": RdsParameter("innodb_io_capacity", True, "dynamic", "")}
     document = json.loads(render_rds_json(result, parameters=parameters))
     assert any("not Percona Server" in line for line in document["Comment"])
     assert all("RDS manages the host" not in m["Note"] for m in document["ManagedByRds"])
