@@ -4,6 +4,8 @@ situation (calibration.features), which holds every column a configuration does 
 
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
+
 from calibration.device_terms import (
     NO_FSYNC_WRITE_FACTOR,
     fsync_costs_writes,
@@ -13,7 +15,9 @@ from calibration.device_terms import (
 )
 from calibration.features import (
     DEFAULT_MAX_DIRTY_PCT,
+    MODEL_COLUMNS,
     Corrections,
+    FloatArray,
     Situation,
     situation_column,
     situation_of_profile,
@@ -117,3 +121,17 @@ def column_of(machine: Situation, row: ConfigRow, name: str) -> float:
 def columns_of(machine: Situation, row: ConfigRow, names: Iterable[str]) -> dict[str, float]:
     """column_of for several names (the estimator's domain check)."""
     return {name: column_of(machine, row, name) for name in names}
+
+
+_MACHINE_COLUMNS = tuple(c for c in MODEL_COLUMNS if c not in _CONFIG_INDEX)
+
+
+def configuration_arrays(machine: Situation, rows: Sequence[ConfigRow]) -> dict[str, FloatArray]:
+    """The model's columns (calibration.model) for one machine under each configuration: a
+    configuration column holds a value per row, in the rows' order; a machine column holds
+    its one value as a 0-d array, which broadcasts over the configurations."""
+    by_config = np.array(rows, dtype=np.float64).T.copy()  # a contiguous row per column
+    columns = dict(zip(_CONFIG_COLUMNS, by_config, strict=True))
+    values = np.array([situation_column(machine, name) for name in _MACHINE_COLUMNS])
+    columns.update((name, values[i, ...]) for i, name in enumerate(_MACHINE_COLUMNS))
+    return columns

@@ -270,6 +270,9 @@ _FLAG_COLUMNS = (
 )
 
 
+MODEL_COLUMNS = (*_FLOAT_COLUMNS, *_FLAG_COLUMNS, "kind")  # what as_arrays gives the model
+
+
 def situation_column(situation: Situation, name: str) -> float:
     """One column's value for one situation: the kind as its index in KINDS."""
     if name == "kind":
@@ -281,7 +284,7 @@ def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
     """Columns for the vectorised model: one float array per field, kind as an index."""
     return {
         name: np.array([situation_column(s, name) for s in situations], dtype=np.float64)
-        for name in (*_FLOAT_COLUMNS, *_FLAG_COLUMNS, "kind")
+        for name in MODEL_COLUMNS
     }
 
 

@@ -126,6 +126,7 @@ CHANGE_BUFFER_MERGE_SHARE = 0.55
 # the record sizes).
 MERGED_ENTRIES_PER_POOL_SHARE = CHANGE_BUFFER_MAX_SHARE * PAGE_BYTES / 50.0 / 0.6
 MISS_FLOOR = 1e-6  # below it the pool holds the data: nothing to buffer
+_N_KINDS = len(KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,29 +167,38 @@ _LOG_COMMIT_UNITS = np.log(_COMMIT_UNITS)
 _UNITS_PER_COMMIT = _PER_SECOND / _COMMIT_UNITS  # commits in one unit of the kind
 
 
-def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
-    """(cpu, reads, device, commit, flush) capacities in log space, per situation, then the
-    log of the device's write capacity over its read capacity (which of the two takes more of
-    the device's time) and a unit's commit wait less its read wait (which of the two holds the
-    clients more); of the last two only the sign is meaningful.
+def _terms(
+    params: FloatArray, x: dict[str, FloatArray]
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """(cpu, reads, device, commit, flush) capacities in log space, then, under the first
+    parameter vector, the log of the device's write capacity over its read capacity (which of
+    the two takes more of the device's time) and a unit's commit wait less its read wait (which
+    of the two holds the clients more); of the last two only the sign is meaningful.
 
-    `params` is one parameter vector, or a matrix with one vector per row (the refits), in
-    which case each capacity has one row per vector: effects are computed in one numpy pass.
-    The engine calls this for every recommendation, so it keeps the count of numpy calls low:
-    one error state for the whole pass, per-kind constants looked up once.
+    Two axes, both by numpy broadcasting: `params` is one vector or a matrix with one vector a
+    row (the leave-one-source-out refits, the fit's bumped vectors), and each capacity then has
+    one row per vector; `x`'s columns need not be of one length: a machine's own columns may
+    hold one value and its configurations' columns one value each (calibration.config_rows.
+    configuration_arrays), so one call answers every configuration under every vector. Each
+    term is computed at the shape its inputs give it (per vector, per configuration, or both)
+    and only the terms that need both are vectors x configurations: the engine calls this for
+    every recommendation, and on a few hundred numbers numpy's cost is its calls.
     """
     p = np.atleast_2d(params)
     kind = x["kind"].astype(int)
-    n_kinds = len(KINDS)
-    f = p[:, :n_kinds][:, kind]
-    e = p[:, n_kinds : 2 * n_kinds][:, kind]
+    column = np.reshape(kind, -1)  # the kinds' parameters: one column a situation, or one for all
+    f = p[:, column]
+    e = p[:, _N_KINDS + column]
+    bulk = kind == _BULK
+    any_bulk = _any(bulk)
     # The insert benchmark's secondary-index pages are read and written by the change buffer's
     # merges, which serve many rows a page (e_bulk_insert) and read in background threads, so
     # the device pays for those reads and the clients do not wait for them (client_misses).
     # Where the release buffers nothing, every row reads and writes its own pages, the counts
     # as defined, and its client waits for each read.
-    unbuffered = (kind == _BULK) & (x["change_buffer"] == 0)
-    e = np.where(unbuffered, 0.0, e)
+    unbuffered = bulk & (x["change_buffer"] == 0)
+    if any_bulk:
+        e = np.where(unbuffered, 0.0, e)
     (
         c,
         redo_per_change,
@@ -200,10 +210,11 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         delta,
         beta,
         mysql8_cpu,
-    ) = p[:, 2 * n_kinds :, np.newaxis].transpose(1, 0, 2)
+    ) = p[:, 2 * _N_KINDS :, np.newaxis].transpose(1, 0, 2)
     log_per_second = _LOG_PER_SECOND[kind]
+    concurrency = x["concurrency"]
     with np.errstate(all="ignore"):
-        parallel = busy_cores(x["concurrency"], x["cores"])
+        parallel = busy_cores(concurrency, x["cores"])
         era = delta * (x["year"] - REFERENCE_YEAR)
         settings = np.log(x["io_factor"]) + log_per_second
         miss = miss_rate(data_pool_share(x, kind), x["access"], _RECENT_READS[kind])
@@ -243,43 +254,55 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         cpu_s = statement_s + misses * read_cpu_s
         # Clients do not wait for the change buffer's merge reads (see `unbuffered` above):
         # one iibench client kept 8 disks at ~1,600 reads/s (callaghan-2011-insert-buffer).
-        client_misses = np.where((kind == _BULK) & ~unbuffered, 0.0, misses)
+        client_misses = np.where(bulk & ~unbuffered, 0.0, misses) if any_bulk else misses
         read_wait_s = client_misses * x["read_latency_s"] / x["io_factor"]
-        wait_s = cpu_s + read_wait_s
         # ... and for each sync, the flushes its commit waits for (commit_flushes).
         syncs = (x["commit_syncs"] + x["binlog_sync"]) * changes
-        flushes = commit_flushes(x["concurrency"]) * syncs
+        flushes = commit_flushes(concurrency) * syncs
         commit_wait_s = flushes * _UNITS_PER_COMMIT[kind] / x["fsync_per_s"]
-        wait_s = wait_s + commit_wait_s
+        wait_s = cpu_s + read_wait_s + commit_wait_s
         log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + log_per_second
-        log_read = np.log(x["concurrency"]) - np.log(wait_s) + log_per_second
+        log_read = np.log(concurrency) - np.log(wait_s) + log_per_second
         # ... until the change buffer is full: past what its merges absorb, inserts read
         # their secondary pages themselves (buffered_insert_rate).
-        buffered = (kind == _BULK) & ~unbuffered & (miss > MISS_FLOOR)
-        if bool(buffered.any()):
+        buffered = bulk & ~unbuffered & (miss > MISS_FLOOR) if any_bulk else bulk
+        if _any(buffered):
             limit = buffered_insert_rate(x, miss, cpu_s) + log_per_second
             log_read = np.where(buffered, np.fmin(log_read, limit), log_read)
         # The device serves reads and page writes from one budget: a unit's time on it is
-        # the sum of its reads over the read rate and its writes over the write rate.
+        # the sum of its reads over the read rate and its writes over the write rate. Each
+        # rate is worked out negated, -(a - b) as b - a (IEEE arithmetic is symmetric in sign),
+        # as logaddexp takes them.
         log_device_reads = np.log(x["read_iops"]) - log_reads_per_unit - log_miss + settings
         log_write = np.log(x["write_iops"]) - log_writes_per_unit - log_wmiss + settings
         log_device = -np.logaddexp(-log_device_reads, -log_write)
-        writes_over_reads = log_write - log_device_reads
-        writes_over_reads = np.where(np.isnan(writes_over_reads), 0.0, writes_over_reads)
-        group = np.minimum(x["concurrency"], GROUP_COMMIT_CAP)
+        group = np.minimum(concurrency, GROUP_COMMIT_CAP)
         # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the
         # binary log's as well (mysql-manual-sync-binlog). A kind that changes nothing (point
         # selects) writes no redo and no binary log events, so its commits sync nothing
         # (mysql-manual-read-only-transactions): no fsync rate caps a read-only workload.
         log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + _LOG_COMMIT_UNITS[kind]
         log_commit = np.where(syncs > 0, log_commit - np.log(syncs), np.inf)
-        commit_over_reads = commit_wait_s - read_wait_s
-    terms = np.broadcast_arrays(
-        log_cpu, log_read, log_device, log_commit, log_flush, writes_over_reads, commit_over_reads
+        # Under the first vector: which of its reads and page writes takes more of the
+        # device's time, and which of its read and commit waits more of a client's cycle.
+        writes_over_reads = log_write[0] - log_device_reads[0]
+        writes_over_reads = np.where(np.isnan(writes_over_reads), 0.0, writes_over_reads)
+        commit_over_reads = commit_wait_s - read_wait_s[0]
+    terms = np.empty((TERMS, len(p), max(np.size(values) for values in x.values())))
+    terms[0], terms[1], terms[2], terms[3], terms[4] = (
+        log_cpu,
+        log_read,
+        log_device,
+        log_commit,
+        log_flush,
     )
-    if np.ndim(params) == 1:
-        return tuple(np.asarray(t[0], dtype=np.float64) for t in terms)
-    return tuple(np.asarray(t, dtype=np.float64) for t in terms)
+    return terms, writes_over_reads, commit_over_reads
+
+
+def _any(mask: npt.NDArray[np.bool_]) -> bool:
+    """Is any element true: a machine's own column is one value (a 0-d array), which `bool`
+    reads without numpy's reduction."""
+    return bool(mask.any()) if mask.ndim else bool(mask)
 
 
 def commit_flushes(concurrency: FloatArray) -> FloatArray:
@@ -353,27 +376,35 @@ def write_combining(x: dict[str, FloatArray], redo_per_change: FloatArray) -> Fl
     """
     pages = x["data_gb"] * (1024.0 * MIB / PAGE_BYTES)
     skewed = x["access"] == ACCESS_CODES["skewed"]
+    any_skewed = _any(skewed)  # the engine's sysbench kinds skip the tables
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         by_redo = x["redo_mb"] * MIB / np.exp(redo_per_change)
         dirty = x["dirty_pct"] / 100.0 * x["pool_to_data"] * x["data_gb"] * MIB * 1024.0
         fill = np.minimum(dirty / PAGE_BYTES / pages, 1.0)
         by_dirty = np.where(fill < 1.0, -pages * np.log1p(-np.minimum(fill, 0.999999)), np.inf)
-        any_skewed = bool(skewed.any())  # the engine's sysbench kinds skip the tables
         if any_skewed:
             by_dirty_skewed = np.where(
                 fill < 1.0, pages * np.interp(fill, _SKEWED_DIRTIED, _SKEWED_WINDOWS), np.inf
             )
             by_dirty = np.where(skewed, by_dirty_skewed, by_dirty)
         u = np.minimum(by_redo, by_dirty) / pages
-        window = np.where(u > 1e-9, u, 1.0)
+        # Every window wide and finite (a stated redo, a dirty limit under the pool): the
+        # np.where below would change nothing. NaN fails the test, as it fails u > 1e-9.
+        plain = bool(u.min() > _SMALL_WINDOW) and bool(u.max() < np.inf)
+        window = u if plain else np.where(u > _SMALL_WINDOW, u, 1.0)
         dirtied = -np.expm1(-u)
         if any_skewed:
             on_table = np.minimum(u, _SKEWED_WINDOWS[-1])
             dirtied = np.where(
                 skewed, np.interp(on_table, _SKEWED_WINDOWS, _SKEWED_DIRTIED), dirtied
             )
-        share = np.where(u > 1e-9, dirtied / window, 1.0)
+        if plain:
+            return np.asarray(dirtied / window, dtype=np.float64)
+        share = np.where(u > _SMALL_WINDOW, dirtied / window, 1.0)
     return np.asarray(np.where(np.isfinite(u), share, 0.0), dtype=np.float64)
+
+
+_SMALL_WINDOW = 1e-9  # write_combining: a window this small combines nothing
 
 
 # NURAND_DIRTIED from an empty window: the share of the pages u passes of draws touch (read
@@ -425,13 +456,23 @@ def miss_rate(
     pair the wrong way; with it 87.0%, none).
     """
     share = np.minimum(np.maximum(pool_to_data, 0.0), 1.0)
-    special = _hot_set_hits(share, SPECIAL_HOT_SHARE, SPECIAL_HOT_ACCESSES)
-    skewed = np.interp(share, NURAND_SHARES, NURAND_STOCK_HITS)
-    passes = np.minimum(np.interp(share, _DIRTIED_SHARES, _DIRTIED_WINDOWS), 1.0)
-    skewed = skewed + recent * passes * (1.0 - skewed)
-    hit = np.where(access == ACCESS_CODES["special"], special, share)
-    hit = np.where(access == ACCESS_CODES["skewed"], skewed, hit)
+    hit = share
+    special = access == ACCESS_CODES["special"]
+    if _any(special):  # each draw computed only where some situation draws so
+        hot = _hot_set_hits(share, SPECIAL_HOT_SHARE, SPECIAL_HOT_ACCESSES)
+        hit = np.where(special, hot, hit)
+    skewed = access == ACCESS_CODES["skewed"]
+    if _any(skewed):
+        by_nurand = np.interp(share, _NURAND_SHARES, _NURAND_STOCK_HITS)
+        passes = np.minimum(np.interp(share, _DIRTIED_SHARES, _DIRTIED_WINDOWS), 1.0)
+        by_nurand = by_nurand + recent * passes * (1.0 - by_nurand)
+        hit = np.where(skewed, by_nurand, hit)
     return np.asarray(1.0 - hit, dtype=np.float64)
+
+
+# The NURand table as arrays: np.interp would convert the tuples on every call
+_NURAND_SHARES = np.array(NURAND_SHARES)
+_NURAND_STOCK_HITS = np.array(NURAND_STOCK_HITS)
 
 
 def _hot_set_hits(share: FloatArray, hot_share: float, hot_accesses: float) -> FloatArray:
@@ -440,9 +481,19 @@ def _hot_set_hits(share: FloatArray, hot_share: float, hot_accesses: float) -> F
     return np.asarray(hot_accesses * hot + (1.0 - hot_accesses) * share, dtype=np.float64)
 
 
+def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
+    """(cpu, reads, device, commit, flush) capacities in log space, per situation (a row per
+    parameter vector when `params` is a matrix), then the first vector's two signs (_terms)."""
+    terms, writes_over_reads, commit_over_reads = _terms(params, x)
+    capacity = terms[:, 0] if np.ndim(params) == 1 else terms
+    return (*capacity, writes_over_reads, commit_over_reads)
+
+
 def predict_log(params: FloatArray, x: dict[str, FloatArray]) -> FloatArray:
-    """Natural log of the predicted throughput, in the kind's reference unit."""
-    return _smooth_min(np.stack(capacities(params, x)[:TERMS]))
+    """Natural log of the predicted throughput, in the kind's reference unit (a row per
+    parameter vector when `params` is a matrix)."""
+    logs = _smooth_min(_terms(params, x)[0])
+    return logs[0] if np.ndim(params) == 1 else logs
 
 
 def predict_with_bottleneck(
@@ -459,21 +510,25 @@ def predict_rows(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArr
 
     When the device binds, it is named by what takes more of its time: reads or writes; when
     the clients' own cycle binds, by what they wait for more: reads or commit flushes."""
-    *capacity, writes_over_reads, commit_over_reads = capacities(np.atleast_2d(params), x)
-    terms = np.stack(capacity)  # capacities x vectors x situations
-    binding = np.argmin(terms[:, 0, :], axis=0)
-    writes_bind = (binding == DEVICE) & (writes_over_reads[0] < 0)
-    commit_binds = (binding == CLIENTS) & (commit_over_reads[0] > 0)
-    flags = zip(binding.tolist(), writes_bind.tolist(), commit_binds.tolist(), strict=True)
-    names = [bottleneck_name(i, bool(w), bool(c)) for i, w, c in flags]
+    terms, writes_over_reads, commit_over_reads = _terms(params, x)
+    binding = terms[:, 0].argmin(axis=0).tolist()
+    flags = np.broadcast_arrays(writes_over_reads < 0, commit_over_reads > 0, terms[0, 0])
+    names = [
+        bottleneck_name(i, w, c)
+        for i, w, c in zip(binding, flags[0].tolist(), flags[1].tolist(), strict=True)
+    ]
     return _smooth_min(terms), names
 
 
 def _smooth_min(terms: FloatArray) -> FloatArray:
-    return np.asarray(
-        -np.log(np.sum(np.exp(-SMOOTH_MIN_POWER * terms), axis=0)) / SMOOTH_MIN_POWER,
-        dtype=np.float64,
-    )
+    """(sum of exp(-n t) over the capacities) ** (-1/n), in log space, in place: the terms are
+    the caller's own workspace (_terms)."""
+    np.multiply(terms, -SMOOTH_MIN_POWER, out=terms)
+    np.exp(terms, out=terms)
+    logs = np.add.reduce(terms, axis=0)
+    np.log(logs, out=logs)
+    np.negative(logs, out=logs)
+    return np.divide(logs, SMOOTH_MIN_POWER, out=logs)
 
 
 BOTTLENECKS = ("CPU", "random reads", "random reads", "fsync/commit", "checkpoint flushing")
