@@ -35,6 +35,13 @@ in turn. The device serves reads and writes from one budget, so its term adds th
 Doublewrite (dw = 1) writes each page twice; the copy is sequential, so it costs dw_cost of a
 random write. Free parameters are fitted in log space by calibration.fit, each within
 calibration.fit.BOUNDS.
+
+The code works in times, each capacity's inverse (what one unit costs it: 1 / cpu, 1 / reads,
+...), so that T = (sum of time**n) ** (-1/n) needs no logarithm or exponential but the last
+(_terms explains why), and it answers many situations under many parameter vectors in one call
+by numpy broadcasting: the fit's points, the refits, a machine's configurations (_terms). On the
+fit's data its predictions differ from the same terms worked in log space by at most 5e-15 in
+log, and the fitted parameters by at most 7e-9 (manage.py calibrate, 369 points, 2026-11-29).
 """
 
 from dataclasses import dataclass
@@ -64,7 +71,7 @@ from calibration.features import KINDS, FloatArray
 # crossing two capacities both slow a server (a judgement, advisor-engineering-judgement; no
 # source measures it). Held out (manage.py calibrate, 336 points, 2026-11-28): n = 2 covered
 # 0.810 at x3.10 (error x1.217), 3 0.821 at x2.98 (x1.224), 4 0.812 at x3.09, 6 0.812 at x3.04.
-SMOOTH_MIN_POWER = 3.0
+SMOOTH_MIN_POWER = 3
 REFERENCE_YEAR = 2026
 # Commits sharing one sync stop growing past this many clients (advisor-engineering-judgement;
 # no source states a cap). The data does not pin it: mariadb-mdev-28766's consumer SATA SSD
@@ -157,32 +164,33 @@ _BULK = KINDS.index("bulk_insert")
 _LOG_READS = np.log(_READS)
 with np.errstate(divide="ignore"):
     _LOG_WRITES = np.log(_WRITES)  # point selects dirty nothing: -inf
-_LOG_PER_SECOND = np.log(_PER_SECOND)
 # A named sysbench update test against update_heavy's average of the two, by the situation's
 # update_test code (calibration.benchmarks.UPDATE_TESTS): scales on its statements and pages.
 _TEST_STATEMENTS = np.array([t.statements / UPDATE_TESTS[0].statements for t in UPDATE_TESTS])
 _TEST_LOG_READS = np.log([t.reads / UPDATE_TESTS[0].reads for t in UPDATE_TESTS])
 _TEST_LOG_WRITES = np.log([t.writes / UPDATE_TESTS[0].writes for t in UPDATE_TESTS])
-_LOG_COMMIT_UNITS = np.log(_COMMIT_UNITS)
 _UNITS_PER_COMMIT = _PER_SECOND / _COMMIT_UNITS  # commits in one unit of the kind
 
 
 def _terms(
     params: FloatArray, x: dict[str, FloatArray]
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """(cpu, reads, device, commit, flush) capacities in log space, then, under the first
-    parameter vector, the log of the device's write capacity over its read capacity (which of
-    the two takes more of the device's time) and a unit's commit wait less its read wait (which
-    of the two holds the clients more); of the last two only the sign is meaningful.
+    """Each capacity's time per unit (cpu, reads, device, commit, flush: the inverse of the
+    capacity, e^-term of the module docstring's terms), stacked: term x vector x situation;
+    then, under the first parameter vector, per situation, the device's time on a unit's reads
+    less its time on the unit's page writes (negative: the writes take more) and a unit's
+    commit wait less its read wait (positive: the commits hold the clients more).
 
     Two axes, both by numpy broadcasting: `params` is one vector or a matrix with one vector a
-    row (the leave-one-source-out refits, the fit's bumped vectors), and each capacity then has
-    one row per vector; `x`'s columns need not be of one length: a machine's own columns may
-    hold one value and its configurations' columns one value each (calibration.config_rows.
-    configuration_arrays), so one call answers every configuration under every vector. Each
-    term is computed at the shape its inputs give it (per vector, per configuration, or both)
-    and only the terms that need both are vectors x configurations: the engine calls this for
-    every recommendation, and on a few hundred numbers numpy's cost is its calls.
+    row (the leave-one-source-out refits, the fit's bumped vectors); `x`'s columns need not be
+    of one length: a machine's own columns may hold one value (0-d) and its configurations'
+    columns one value each (calibration.config_rows.configuration_arrays), so one call answers
+    every configuration under every vector. Each quantity is computed at the shape its inputs
+    give it (per vector, per configuration, or both), and in times, not logs: the capacities
+    are products and quotients, so the soft minimum's e^(-n term) is a time cubed, and the
+    only logarithm over both axes is the soft minimum's own. On a few hundred numbers numpy's
+    cost is its calls and its transcendental functions, and the engine calls this for every
+    recommendation.
     """
     p = np.atleast_2d(params)
     kind = x["kind"].astype(int)
@@ -211,31 +219,17 @@ def _terms(
         beta,
         mysql8_cpu,
     ) = p[:, 2 * _N_KINDS :, np.newaxis].transpose(1, 0, 2)
-    log_per_second = _LOG_PER_SECOND[kind]
+    per_second = _PER_SECOND[kind]
     concurrency = x["concurrency"]
+    terms = np.empty((TERMS, len(p), max(np.size(values) for values in x.values())))
+    cpu, reads, device, commit, flush = terms
     with np.errstate(all="ignore"):
-        parallel = busy_cores(concurrency, x["cores"])
         era = delta * (x["year"] - REFERENCE_YEAR)
-        settings = np.log(x["io_factor"]) + log_per_second
         miss = miss_rate(data_pool_share(x, kind), x["access"], _RECENT_READS[kind])
         combine = write_combining(x, redo_per_change)
-        log_miss = np.log(miss)
-        log_wmiss = np.log(np.maximum(miss, combine))
         test = x["update_test"].astype(int)  # 0 for every kind but a named update test
-        log_changes_per_unit = _LOG_WRITES[kind] + _TEST_LOG_WRITES[test] + e
-        log_reads_per_unit = _LOG_READS[kind] + _TEST_LOG_READS[test] + e
-        log_writes_per_unit = log_changes_per_unit + np.log1p(x["doublewrite"] * dw_cost)
-        # The page cleaner flushes for the checkpoint at most io_capacity_max pages per
-        # second (times an overdrive for sync flushing); pages evicted dirty from the LRU are
-        # written by another path, so only the checkpoint's share beyond them counts.
-        log_checkpoint_share = np.log(np.maximum(combine - miss, 0.0))
-        log_flush = (
-            np.log(x["io_capacity_max"])
-            + flush_overdrive
-            - log_changes_per_unit
-            - log_checkpoint_share
-            + log_per_second
-        )
+        changes_per_unit = np.exp(_LOG_WRITES[kind] + _TEST_LOG_WRITES[test] + e)
+        reads_per_unit = np.exp(_LOG_READS[kind] + _TEST_LOG_READS[test] + e)
         # One unit's CPU on one thread: its statements (the binary log's row events cost
         # more; a kind that changes nothing writes none; MySQL 8.0 and later spend more on
         # each statement than 5.x and MariaDB: mysql8_cpu) and the read path of each page it
@@ -250,53 +244,57 @@ def _terms(
             * np.exp(binlog_cpu * events + mysql8_cpu * x["mysql_8"] - c - f - era)
         )
         read_cpu_s = np.exp(-(read_path + era))
-        misses = np.exp(log_reads_per_unit) * miss
+        misses = reads_per_unit * miss
         cpu_s = statement_s + misses * read_cpu_s
+        np.multiply(
+            cpu_s, 1.0 / (per_second * busy_cores(concurrency, x["cores"]) ** gamma), out=cpu
+        )
         # Clients do not wait for the change buffer's merge reads (see `unbuffered` above):
         # one iibench client kept 8 disks at ~1,600 reads/s (callaghan-2011-insert-buffer).
         client_misses = np.where(bulk & ~unbuffered, 0.0, misses) if any_bulk else misses
-        read_wait_s = client_misses * x["read_latency_s"] / x["io_factor"]
+        read_wait_s = client_misses * (x["read_latency_s"] / x["io_factor"])
         # ... and for each sync, the flushes its commit waits for (commit_flushes).
         syncs = (x["commit_syncs"] + x["binlog_sync"]) * changes
-        flushes = commit_flushes(concurrency) * syncs
-        commit_wait_s = flushes * _UNITS_PER_COMMIT[kind] / x["fsync_per_s"]
-        wait_s = cpu_s + read_wait_s + commit_wait_s
-        log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + log_per_second
-        log_read = np.log(concurrency) - np.log(wait_s) + log_per_second
+        commit_wait_s = (
+            commit_flushes(concurrency) * syncs * _UNITS_PER_COMMIT[kind] / x["fsync_per_s"]
+        )
+        wait_s = cpu_s + read_wait_s
+        np.add(wait_s, commit_wait_s, out=wait_s)
+        np.multiply(wait_s, 1.0 / (concurrency * per_second), out=reads)
         # ... until the change buffer is full: past what its merges absorb, inserts read
         # their secondary pages themselves (buffered_insert_rate).
         buffered = bulk & ~unbuffered & (miss > MISS_FLOOR) if any_bulk else bulk
         if _any(buffered):
-            limit = buffered_insert_rate(x, miss, cpu_s) + log_per_second
-            log_read = np.where(buffered, np.fmin(log_read, limit), log_read)
+            limit = 1.0 / (buffered_insert_rate(x, miss, cpu_s) * per_second)
+            reads[...] = np.where(buffered, np.fmax(reads, limit), reads)
         # The device serves reads and page writes from one budget: a unit's time on it is
-        # the sum of its reads over the read rate and its writes over the write rate. Each
-        # rate is worked out negated, -(a - b) as b - a (IEEE arithmetic is symmetric in sign),
-        # as logaddexp takes them.
-        log_device_reads = np.log(x["read_iops"]) - log_reads_per_unit - log_miss + settings
-        log_write = np.log(x["write_iops"]) - log_writes_per_unit - log_wmiss + settings
-        log_device = -np.logaddexp(-log_device_reads, -log_write)
-        group = np.minimum(concurrency, GROUP_COMMIT_CAP)
+        # the sum of its reads over the read rate and its writes over the write rate; a page
+        # is written back when evicted (miss) or when the checkpoint needs it (combine).
+        # Doublewrite writes each page twice, the copy costing dw_cost of a random write.
+        device_s = 1.0 / (x["io_factor"] * per_second)
+        read_s = misses * (device_s / x["read_iops"])
+        write_s = (
+            np.maximum(miss, combine)
+            * (changes_per_unit * (1.0 + x["doublewrite"] * dw_cost))
+            * (device_s / x["write_iops"])
+        )
+        np.add(read_s, write_s, out=device)
         # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the
         # binary log's as well (mysql-manual-sync-binlog). A kind that changes nothing (point
         # selects) writes no redo and no binary log events, so its commits sync nothing
         # (mysql-manual-read-only-transactions): no fsync rate caps a read-only workload.
-        log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + _LOG_COMMIT_UNITS[kind]
-        log_commit = np.where(syncs > 0, log_commit - np.log(syncs), np.inf)
+        group = np.minimum(concurrency, GROUP_COMMIT_CAP)
+        np.multiply(syncs, 1.0 / (x["fsync_per_s"] * group**beta * _COMMIT_UNITS[kind]), out=commit)
+        # The page cleaner flushes for the checkpoint at most io_capacity_max pages per
+        # second (times an overdrive for sync flushing); pages evicted dirty from the LRU are
+        # written by another path, so only the checkpoint's share beyond them counts.
+        flushed_s = changes_per_unit / (x["io_capacity_max"] * np.exp(flush_overdrive) * per_second)
+        np.multiply(np.maximum(combine - miss, 0.0), flushed_s, out=flush)
         # Under the first vector: which of its reads and page writes takes more of the
         # device's time, and which of its read and commit waits more of a client's cycle.
-        writes_over_reads = log_write[0] - log_device_reads[0]
-        writes_over_reads = np.where(np.isnan(writes_over_reads), 0.0, writes_over_reads)
-        commit_over_reads = commit_wait_s - read_wait_s[0]
-    terms = np.empty((TERMS, len(p), max(np.size(values) for values in x.values())))
-    terms[0], terms[1], terms[2], terms[3], terms[4] = (
-        log_cpu,
-        log_read,
-        log_device,
-        log_commit,
-        log_flush,
-    )
-    return terms, writes_over_reads, commit_over_reads
+        reads_less_writes = read_s[0] - write_s[0]
+        commit_less_reads = commit_wait_s - read_wait_s[0]
+    return terms, reads_less_writes, commit_less_reads
 
 
 def _any(mask: npt.NDArray[np.bool_]) -> bool:
@@ -328,7 +326,7 @@ def busy_cores(concurrency: FloatArray, cores: FloatArray) -> FloatArray:
 def buffered_insert_rate(
     x: dict[str, FloatArray], miss: FloatArray, cpu_s: FloatArray
 ) -> FloatArray:
-    """Log rows/s c insert clients reach when the change buffer absorbs only what its merges
+    """Rows/s c insert clients reach when the change buffer absorbs only what its merges
     take away: B rows/s, B = merged pages/s (CHANGE_BUFFER_MERGE_SHARE x io_capacity) x entries
     per merge / entries per row to uncached pages (3 x miss). The rest read their pages
     synchronously, W = 3 x miss x one read's latency a row, so c clients spend c seconds a
@@ -341,7 +339,7 @@ def buffered_insert_rate(
         MERGED_ENTRIES_PER_POOL_SHARE * np.maximum(x["pool_to_data"], MISS_FLOOR) / miss, 1.0
     )
     absorbed = CHANGE_BUFFER_MERGE_SHARE * x["io_capacity"] * per_merge / reads
-    return np.asarray(np.log((x["concurrency"] + absorbed * wait) / (cpu_s + wait)))
+    return np.asarray((x["concurrency"] + absorbed * wait) / (cpu_s + wait))
 
 
 def data_pool_share(x: dict[str, FloatArray], kind: npt.NDArray[np.int_]) -> FloatArray:
@@ -484,9 +482,10 @@ def _hot_set_hits(share: FloatArray, hot_share: float, hot_accesses: float) -> F
 def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
     """(cpu, reads, device, commit, flush) capacities in log space, per situation (a row per
     parameter vector when `params` is a matrix), then the first vector's two signs (_terms)."""
-    terms, writes_over_reads, commit_over_reads = _terms(params, x)
-    capacity = terms[:, 0] if np.ndim(params) == 1 else terms
-    return (*capacity, writes_over_reads, commit_over_reads)
+    times, reads_less_writes, commit_less_reads = _terms(params, x)
+    with np.errstate(divide="ignore"):  # no time: an infinite capacity
+        logs = -np.log(times[:, 0] if np.ndim(params) == 1 else times)
+    return (*logs, reads_less_writes, commit_less_reads)
 
 
 def predict_log(params: FloatArray, x: dict[str, FloatArray]) -> FloatArray:
@@ -506,29 +505,30 @@ def predict_with_bottleneck(
 
 def predict_rows(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, list[str]]:
     """Predictions for each parameter vector (a row each: vectors x situations) and, under the
-    first vector, the binding capacity per situation.
+    first vector, the binding capacity per situation: the one a unit takes longest on.
 
     When the device binds, it is named by what takes more of its time: reads or writes; when
     the clients' own cycle binds, by what they wait for more: reads or commit flushes."""
-    terms, writes_over_reads, commit_over_reads = _terms(params, x)
-    binding = terms[:, 0].argmin(axis=0).tolist()
-    flags = np.broadcast_arrays(writes_over_reads < 0, commit_over_reads > 0, terms[0, 0])
+    times, reads_less_writes, commit_less_reads = _terms(params, x)
+    binding = times[:, 0].argmax(axis=0).tolist()
+    flags = np.broadcast_arrays(reads_less_writes < 0, commit_less_reads > 0, times[0, 0])
     names = [
         bottleneck_name(i, w, c)
         for i, w, c in zip(binding, flags[0].tolist(), flags[1].tolist(), strict=True)
     ]
-    return _smooth_min(terms), names
+    return _smooth_min(times), names
 
 
-def _smooth_min(terms: FloatArray) -> FloatArray:
-    """(sum of exp(-n t) over the capacities) ** (-1/n), in log space, in place: the terms are
-    the caller's own workspace (_terms)."""
-    np.multiply(terms, -SMOOTH_MIN_POWER, out=terms)
-    np.exp(terms, out=terms)
-    logs = np.add.reduce(terms, axis=0)
+def _smooth_min(times: FloatArray) -> FloatArray:
+    """The log of (sum of capacity**-n) ** (-1/n), capacity**-n being a unit's time on it to
+    the n-th power, from `times` (term x vector x situation): the power as products (numpy's
+    power calls libm's pow for each element)."""
+    powered = np.multiply(times, times)
+    for _ in range(SMOOTH_MIN_POWER - 2):
+        np.multiply(powered, times, out=powered)
+    logs = np.add.reduce(powered, axis=0)
     np.log(logs, out=logs)
-    np.negative(logs, out=logs)
-    return np.divide(logs, SMOOTH_MIN_POWER, out=logs)
+    return np.divide(logs, -SMOOTH_MIN_POWER, out=logs)
 
 
 BOTTLENECKS = ("CPU", "random reads", "random reads", "fsync/commit", "checkpoint flushing")
