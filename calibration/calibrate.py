@@ -269,19 +269,19 @@ def held_out_coverage(
     calibration's own residuals give (the interval a machine of a new lab would get), in the
     interval group its binding capacity under that fit gives it (`scored_groups`)."""
     own_groups = groups if scored_groups is None else scored_groups
-    units, names, by_source = np.array(units), np.array(groups), np.array(sources)
+    unit_of, names, by_source = np.array(units), np.array(groups), np.array(sources)
     lows, highs = np.empty(len(groups)), np.empty(len(groups))
-    for unit in dict.fromkeys(units.tolist()):
-        held = units == unit
+    for unit in dict.fromkeys(units):
+        held = unit_of == unit
         keep = ~held & ~outside
         others = bounds_by_group(residuals[keep], list(names[keep]), list(by_source[keep]), level)
         for i in np.flatnonzero(held):
             lows[i], highs[i] = bounds_for(others, own_groups[i])
     middle, half = (lows + highs) / 2, (highs - lows) / 2
     misses = np.abs(residuals - middle) / half
-    for unit in dict.fromkeys(units[outside].tolist()):
-        held = outside & (units == unit)
-        others = outside & (units != unit)
+    for unit in dict.fromkeys(unit_of[outside].tolist()):
+        held = outside & (unit_of == unit)
+        others = outside & (unit_of != unit)
         factor = out_of_domain_widening(misses[others], list(by_source[others]), level)
         lows[held] = middle[held] - half[held] * factor
         highs[held] = middle[held] + half[held] * factor

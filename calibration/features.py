@@ -53,6 +53,9 @@ KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
 _HDD, _NETWORK_SSD = Media.HDD, Media.NETWORK_SSD
 _BULK_INSERT = WorkloadKind.BULK_INSERT.value
 FloatArray = npt.NDArray[np.float64]
+# The model's inputs by column: an array of one value per situation, or one number for all
+# (calibration.config_rows.configuration_arrays: a machine's own columns)
+Columns = Mapping[str, FloatArray | float]
 
 DEFAULT_MAX_DIRTY_PCT = 90.0
 # The configuration names situation_of_profile reads; other settings have no term in the model.

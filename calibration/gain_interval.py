@@ -181,7 +181,7 @@ def held_out_pair_coverage(
     widths = np.ones(len(scored))
     for unit in dict.fromkeys(units):
         held = np.flatnonzero(unit_of == unit)
-        others = [pairs[i] for i in np.flatnonzero(unit_of != unit)]
+        others = [pairs[i] for i in np.flatnonzero(unit_of != unit).tolist()]
         bounds = gain_bounds(others, points, outside)
         for i in held.tolist():
             pair = scored[i]

@@ -65,7 +65,7 @@ from calibration.benchmarks import (
     TPCC_STOCK_CHANGES,
     UPDATE_TESTS,
 )
-from calibration.features import KINDS, FloatArray
+from calibration.features import KINDS, Columns, FloatArray
 
 # Sharpness n of the soft minimum between the capacities, (sum of c**-n)**(-1/n): near a
 # crossing two capacities both slow a server (a judgement, advisor-engineering-judgement; no
@@ -172,9 +172,7 @@ _TEST_LOG_WRITES = np.log([t.writes / UPDATE_TESTS[0].writes for t in UPDATE_TES
 _UNITS_PER_COMMIT = _PER_SECOND / _COMMIT_UNITS  # commits in one unit of the kind
 
 
-def _terms(
-    params: FloatArray, x: dict[str, FloatArray]
-) -> tuple[FloatArray, FloatArray, FloatArray]:
+def _terms(params: FloatArray, x: Columns) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Each capacity's time per unit (cpu, reads, device, commit, flush: the inverse of the
     capacity, e^-term of the module docstring's terms), stacked: term x vector x situation;
     then, under the first parameter vector, per situation, the device's time on a unit's reads
@@ -183,7 +181,7 @@ def _terms(
 
     Two axes, both by numpy broadcasting: `params` is one vector or a matrix with one vector a
     row (the leave-one-source-out refits, the fit's bumped vectors); `x`'s columns need not be
-    of one length: a machine's own columns may hold one value (0-d) and its configurations'
+    of one length: a machine's own columns may hold one number and its configurations'
     columns one value each (calibration.config_rows.configuration_arrays), so one call answers
     every configuration under every vector. Each quantity is computed at the shape its inputs
     give it (per vector, per configuration, or both), and in times, not logs: the capacities
@@ -192,9 +190,10 @@ def _terms(
     cost is its calls and its transcendental functions, and the engine calls this for every
     recommendation.
     """
-    p = np.atleast_2d(params)
-    kind = x["kind"].astype(int)
-    column = np.reshape(kind, -1)  # the kinds' parameters: one column a situation, or one for all
+    p = np.asarray(params)
+    p = p if p.ndim == 2 else p[np.newaxis]
+    kind = np.asarray(x["kind"], dtype=np.intp)
+    column = kind.reshape(-1)  # the kinds' parameters: one column a situation, or one for all
     f = p[:, column]
     e = p[:, _N_KINDS + column]
     bulk = kind == _BULK
@@ -204,7 +203,7 @@ def _terms(
     # the device pays for those reads and the clients do not wait for them (client_misses).
     # Where the release buffers nothing, every row reads and writes its own pages, the counts
     # as defined, and its client waits for each read.
-    unbuffered = bulk & (x["change_buffer"] == 0)
+    unbuffered = bulk & np.equal(x["change_buffer"], 0)
     if any_bulk:
         e = np.where(unbuffered, 0.0, e)
     (
@@ -221,13 +220,14 @@ def _terms(
     ) = p[:, 2 * _N_KINDS :, np.newaxis].transpose(1, 0, 2)
     per_second = _PER_SECOND[kind]
     concurrency = x["concurrency"]
-    terms = np.empty((TERMS, len(p), max(np.size(values) for values in x.values())))
+    n = max(v.size for v in x.values() if isinstance(v, np.ndarray))  # situations
+    terms = np.empty((TERMS, len(p), n))
     cpu, reads, device, commit, flush = terms
     with np.errstate(all="ignore"):
         era = delta * (x["year"] - REFERENCE_YEAR)
         miss = miss_rate(data_pool_share(x, kind), x["access"], _RECENT_READS[kind])
         combine = write_combining(x, redo_per_change)
-        test = x["update_test"].astype(int)  # 0 for every kind but a named update test
+        test = np.asarray(x["update_test"], dtype=np.intp)  # 0 but for a named update test
         changes_per_unit = np.exp(_LOG_WRITES[kind] + _TEST_LOG_WRITES[test] + e)
         reads_per_unit = np.exp(_LOG_READS[kind] + _TEST_LOG_READS[test] + e)
         # One unit's CPU on one thread: its statements (the binary log's row events cost
@@ -292,25 +292,30 @@ def _terms(
         np.multiply(np.maximum(combine - miss, 0.0), flushed_s, out=flush)
         # Under the first vector: which of its reads and page writes takes more of the
         # device's time, and which of its read and commit waits more of a client's cycle.
-        reads_less_writes = read_s[0] - write_s[0]
-        commit_less_reads = commit_wait_s - read_wait_s[0]
+        reads_less_writes = np.subtract(read_s[0], write_s[0], out=np.empty(n))
+        commit_less_reads = np.subtract(commit_wait_s, read_wait_s[0], out=np.empty(n))
     return terms, reads_less_writes, commit_less_reads
 
 
-def _any(mask: npt.NDArray[np.bool_]) -> bool:
-    """Is any element true: a machine's own column is one value (a 0-d array), which `bool`
-    reads without numpy's reduction."""
-    return bool(mask.any()) if mask.ndim else bool(mask)
+def _any(mask: npt.NDArray[np.bool_] | bool) -> bool:
+    """Is any element true: a machine's own column is one number, which `bool` reads without
+    numpy's reduction."""
+    return bool(mask.any()) if isinstance(mask, np.ndarray) and mask.ndim else bool(mask)
 
 
-def commit_flushes(concurrency: FloatArray) -> FloatArray:
+def _all(mask: npt.NDArray[np.bool_] | bool) -> bool:
+    """Is every element true (_any's counterpart)."""
+    return bool(mask.all()) if isinstance(mask, np.ndarray) and mask.ndim else bool(mask)
+
+
+def commit_flushes(concurrency: FloatArray | float) -> FloatArray:
     """Flushes one commit sync waits for with c clients: its own, plus half of one under way
     for the share (c - 1) / c of commits that find another client's flush running (1 for one
     client, 1.5 for many; FLUSH_UNDER_WAY_SHARE)."""
     return np.asarray(1.0 + FLUSH_UNDER_WAY_SHARE * (1.0 - 1.0 / concurrency), dtype=np.float64)
 
 
-def busy_cores(concurrency: FloatArray, cores: FloatArray) -> FloatArray:
+def busy_cores(concurrency: FloatArray | float, cores: FloatArray | float) -> FloatArray:
     """The cores c clients keep busy on k: k (1 - (1 - 1/k)**c), as many as bins c balls
     thrown at random fill (mitzenmacher-upfal-2005-balls-bins), where min(c, k) assumed every
     ready thread found an idle core. A woken thread runs where the scheduler puts it, and a core
@@ -323,9 +328,7 @@ def busy_cores(concurrency: FloatArray, cores: FloatArray) -> FloatArray:
     return np.asarray(busy, dtype=np.float64)
 
 
-def buffered_insert_rate(
-    x: dict[str, FloatArray], miss: FloatArray, cpu_s: FloatArray
-) -> FloatArray:
+def buffered_insert_rate(x: Columns, miss: FloatArray, cpu_s: FloatArray) -> FloatArray:
     """Rows/s c insert clients reach when the change buffer absorbs only what its merges
     take away: B rows/s, B = merged pages/s (CHANGE_BUFFER_MERGE_SHARE x io_capacity) x entries
     per merge / entries per row to uncached pages (3 x miss). The rest read their pages
@@ -342,18 +345,20 @@ def buffered_insert_rate(
     return np.asarray((x["concurrency"] + absorbed * wait) / (cpu_s + wait))
 
 
-def data_pool_share(x: dict[str, FloatArray], kind: npt.NDArray[np.int_]) -> FloatArray:
+def data_pool_share(x: Columns, kind: npt.NDArray[np.int_]) -> FloatArray:
     """The pool's share of the data left for data pages: the change buffer keeps its
     buffered secondary-index changes in buffer pool pages, up to CHANGE_BUFFER_MAX_SHARE of
     the pool, and only for pages not in the pool (so never more than the data left out).
     A workload that changes nothing, or a release that buffers nothing, keeps the whole pool."""
     share = x["pool_to_data"]
     buffering = (x["change_buffer"] > 0) & (_WRITES[kind] > 0) & (share < 1.0)
+    if not _any(buffering):
+        return np.asarray(share, dtype=np.float64)
     held = np.maximum((1.0 - CHANGE_BUFFER_MAX_SHARE) * share, 2.0 * share - 1.0)
     return np.asarray(np.where(buffering, held, share), dtype=np.float64)
 
 
-def write_combining(x: dict[str, FloatArray], redo_per_change: FloatArray) -> FloatArray:
+def write_combining(x: Columns, redo_per_change: FloatArray) -> FloatArray:
     """Page writes per page change that the checkpoint forces, from 1 (every change written
     before the page is changed again) down towards 0 (many changes share one write).
 
@@ -375,27 +380,30 @@ def write_combining(x: dict[str, FloatArray], redo_per_change: FloatArray) -> Fl
     pages = x["data_gb"] * (1024.0 * MIB / PAGE_BYTES)
     skewed = x["access"] == ACCESS_CODES["skewed"]
     any_skewed = _any(skewed)  # the engine's sysbench kinds skip the tables
+    all_skewed = any_skewed and _all(skewed)  # its tpcc skips the even spread
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         by_redo = x["redo_mb"] * MIB / np.exp(redo_per_change)
         dirty = x["dirty_pct"] / 100.0 * x["pool_to_data"] * x["data_gb"] * MIB * 1024.0
         fill = np.minimum(dirty / PAGE_BYTES / pages, 1.0)
-        by_dirty = np.where(fill < 1.0, -pages * np.log1p(-np.minimum(fill, 0.999999)), np.inf)
+        if not all_skewed:
+            evenly = -pages * np.log1p(-np.minimum(fill, 0.999999))
+            by_dirty = np.where(fill < 1.0, evenly, np.inf)
         if any_skewed:
-            by_dirty_skewed = np.where(
-                fill < 1.0, pages * np.interp(fill, _SKEWED_DIRTIED, _SKEWED_WINDOWS), np.inf
-            )
-            by_dirty = np.where(skewed, by_dirty_skewed, by_dirty)
+            windows = pages * np.interp(fill, _SKEWED_DIRTIED, _SKEWED_WINDOWS)
+            by_table = np.where(fill < 1.0, windows, np.inf)
+            by_dirty = by_table if all_skewed else np.where(skewed, by_table, by_dirty)
         u = np.minimum(by_redo, by_dirty) / pages
         # Every window wide and finite (a stated redo, a dirty limit under the pool): the
         # np.where below would change nothing. NaN fails the test, as it fails u > 1e-9.
         plain = bool(u.min() > _SMALL_WINDOW) and bool(u.max() < np.inf)
         window = u if plain else np.where(u > _SMALL_WINDOW, u, 1.0)
-        dirtied = -np.expm1(-u)
+        if not all_skewed:
+            dirtied = -np.expm1(-u)
         if any_skewed:
-            on_table = np.minimum(u, _SKEWED_WINDOWS[-1])
-            dirtied = np.where(
-                skewed, np.interp(on_table, _SKEWED_WINDOWS, _SKEWED_DIRTIED), dirtied
+            on_table = np.interp(
+                np.minimum(u, _SKEWED_WINDOWS[-1]), _SKEWED_WINDOWS, _SKEWED_DIRTIED
             )
+            dirtied = on_table if all_skewed else np.where(skewed, on_table, dirtied)
         if plain:
             return np.asarray(dirtied / window, dtype=np.float64)
         share = np.where(u > _SMALL_WINDOW, dirtied / window, 1.0)
@@ -430,7 +438,7 @@ _SKEWED_WINDOWS, _SKEWED_DIRTIED = _skewed_dirtied()
 
 
 def miss_rate(
-    pool_to_data: FloatArray, access: FloatArray, recent: FloatArray | float = 0.0
+    pool_to_data: FloatArray, access: FloatArray | float, recent: FloatArray | float = 0.0
 ) -> FloatArray:
     """Share of page accesses that miss the pool: 1 with no pool, 0 once the data fits.
 
@@ -479,7 +487,7 @@ def _hot_set_hits(share: FloatArray, hot_share: float, hot_accesses: float) -> F
     return np.asarray(hot_accesses * hot + (1.0 - hot_accesses) * share, dtype=np.float64)
 
 
-def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
+def capacities(params: FloatArray, x: Columns) -> tuple[FloatArray, ...]:
     """(cpu, reads, device, commit, flush) capacities in log space, per situation (a row per
     parameter vector when `params` is a matrix), then the first vector's two signs (_terms)."""
     times, reads_less_writes, commit_less_reads = _terms(params, x)
@@ -488,22 +496,20 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
     return (*logs, reads_less_writes, commit_less_reads)
 
 
-def predict_log(params: FloatArray, x: dict[str, FloatArray]) -> FloatArray:
+def predict_log(params: FloatArray, x: Columns) -> FloatArray:
     """Natural log of the predicted throughput, in the kind's reference unit (a row per
     parameter vector when `params` is a matrix)."""
     logs = _smooth_min(_terms(params, x)[0])
     return logs[0] if np.ndim(params) == 1 else logs
 
 
-def predict_with_bottleneck(
-    params: FloatArray, x: dict[str, FloatArray]
-) -> tuple[FloatArray, list[str]]:
+def predict_with_bottleneck(params: FloatArray, x: Columns) -> tuple[FloatArray, list[str]]:
     """The prediction and the binding capacity per situation, from one pass over the model."""
     logs, names = predict_rows(params, x)
     return logs[0], names
 
 
-def predict_rows(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, list[str]]:
+def predict_rows(params: FloatArray, x: Columns) -> tuple[FloatArray, list[str]]:
     """Predictions for each parameter vector (a row each: vectors x situations) and, under the
     first vector, the binding capacity per situation: the one a unit takes longest on.
 
@@ -511,11 +517,8 @@ def predict_rows(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArr
     the clients' own cycle binds, by what they wait for more: reads or commit flushes."""
     times, reads_less_writes, commit_less_reads = _terms(params, x)
     binding = times[:, 0].argmax(axis=0).tolist()
-    flags = np.broadcast_arrays(reads_less_writes < 0, commit_less_reads > 0, times[0, 0])
-    names = [
-        bottleneck_name(i, w, c)
-        for i, w, c in zip(binding, flags[0].tolist(), flags[1].tolist(), strict=True)
-    ]
+    writes, commits = (reads_less_writes < 0).tolist(), (commit_less_reads > 0).tolist()
+    names = [bottleneck_name(*flags) for flags in zip(binding, writes, commits, strict=True)]
     return _smooth_min(times), names
 
 
@@ -526,9 +529,10 @@ def _smooth_min(times: FloatArray) -> FloatArray:
     powered = np.multiply(times, times)
     for _ in range(SMOOTH_MIN_POWER - 2):
         np.multiply(powered, times, out=powered)
-    logs = np.add.reduce(powered, axis=0)
+    logs: FloatArray = np.add.reduce(powered, axis=0)
     np.log(logs, out=logs)
-    return np.divide(logs, -SMOOTH_MIN_POWER, out=logs)
+    np.divide(logs, -SMOOTH_MIN_POWER, out=logs)
+    return logs
 
 
 BOTTLENECKS = ("CPU", "random reads", "random reads", "fsync/commit", "checkpoint flushing")
