@@ -1,6 +1,7 @@
-"""One calibration run: fit, leave-one-source-out scoring, intervals, and the report."""
+"""One calibration run: fit, leave-one-source-out scoring, intervals, and the report (with
+leave-one-lab-out scoring beside it: calibration.labs)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,7 +10,7 @@ import numpy as np
 from calibration.domain import outside_other_sources, ranges_of
 from calibration.features import Corrections, as_arrays, situation_of_point
 from calibration.fit import RIDGE, Fit, fit_points
-from calibration.gain_interval import gain_bounds
+from calibration.gain_interval import gain_bounds, held_out_pair_coverage
 from calibration.interval import (
     INTERVAL,
     LEVEL_STEP,
@@ -26,8 +27,9 @@ from calibration.kind_cpu_cost import (
     misses_by_source,
     priced_loads,
 )
+from calibration.labs import lab_of
 from calibration.model import LAYOUT, predict_log, predict_with_bottleneck
-from calibration.pairs import pair_summary, setting_pairs
+from calibration.pairs import Pair, pair_summary, setting_pairs
 from calibration.points import Point, used_points
 from calibration.submissions import FioSample, device_corrections
 
@@ -171,6 +173,9 @@ def run_calibration(
             }
             for kind, by_source in cpu_misses.items()
         },
+        "held_out": _held_out_report(
+            fit, used, corrections, x, groups, level, (covered, widths), pairs, outside
+        ),
         "by_group": _by_group(used, fit, covered, widths, bottlenecks, outside),
         "per_source": _per_source(fit, covered),
         "table": _table(used, fit, lows, highs, covered, corrections),
@@ -195,11 +200,21 @@ def run_calibration(
 def held_out_bottlenecks(fit: Fit, points: Sequence[Point], corrections: Corrections) -> list[str]:
     """Each point's binding capacity under the fit that never saw its source: the interval's
     group, found as a new machine's would be, by a model that has not seen it."""
-    sources = np.array(fit.sources)
+    return _bottlenecks(fit.loso_params, fit.sources, points, corrections)
+
+
+def _bottlenecks(
+    refits: Mapping[str, np.ndarray],
+    units: Sequence[str],
+    points: Sequence[Point],
+    corrections: Corrections,
+) -> list[str]:
+    """Each point's binding capacity under the refit without its unit (source or lab)."""
+    unit_of = np.array(units)
     x = [situation_of_point(p, corrections) for p in points]
     names = [""] * len(points)
-    for source, params in fit.loso_params.items():
-        held = np.flatnonzero(sources == source)
+    for unit, params in refits.items():
+        held = np.flatnonzero(unit_of == unit)
         binding = predict_with_bottleneck(params, as_arrays([x[i] for i in held]))[1]
         for i, name in zip(held.tolist(), binding, strict=True):
             names[i] = name
@@ -219,7 +234,7 @@ class HeldOut:
 def conformal_level(fit: Fit, groups: list[str], outside: np.ndarray) -> tuple[float, HeldOut]:
     """The lowest level from INTERVAL up, in LEVEL_STEPs, whose held-out coverage reaches
     INTERVAL (calibration.interval explains why the nominal level covers a little less), with
-    its held-out scoring (_loso_coverage's)."""
+    its held-out scoring (held_out_coverage's, by source)."""
     level = INTERVAL
     scored = _loso_coverage(fit, groups, outside, level)
     while level < MAX_LEVEL and np.mean(scored.covered) < INTERVAL:
@@ -229,29 +244,133 @@ def conformal_level(fit: Fit, groups: list[str], outside: np.ndarray) -> tuple[f
 
 
 def _loso_coverage(fit: Fit, groups: list[str], outside: np.ndarray, level: float) -> HeldOut:
-    """Each source scored against intervals built from the other sources' residuals only:
-    those of their points inside the rest's range, as an estimate inside the data's range gets
-    an interval from estimates made inside; where a point lies outside the other sources'
-    range, widened as the estimator widens a new machine's outside the data's, by a factor
-    measured on the other sources' points outside alone."""
-    sources, names = np.array(fit.sources), np.array(groups)
+    return held_out_coverage(
+        fit.residuals, fit.residuals, fit.sources, fit.sources, groups, outside, level
+    )
+
+
+def held_out_coverage(
+    scored: np.ndarray,
+    residuals: np.ndarray,
+    units: Sequence[str],
+    sources: Sequence[str],
+    groups: list[str],
+    outside: np.ndarray,
+    level: float,
+    scored_groups: list[str] | None = None,
+) -> HeldOut:
+    """Each unit (a source, or a lab: calibration.labs) scored against intervals built from the
+    other units' `residuals` only: those of their points inside the rest's range, as an
+    estimate inside the data's range gets an interval from estimates made inside; where a
+    point lies outside the other units' range, widened as the estimator widens a new
+    machine's outside the data's, by a factor measured on the other units' points outside
+    alone. The unit's own `scored` residuals are scored: by source, the residuals themselves;
+    by lab, each point's miss by the fit without its lab, against the interval the
+    calibration's own residuals give (the interval a machine of a new lab would get), in the
+    interval group its binding capacity under that fit gives it (`scored_groups`)."""
+    own_groups = groups if scored_groups is None else scored_groups
+    unit_of, names, by_source = np.array(units), np.array(groups), np.array(sources)
     lows, highs = np.empty(len(groups)), np.empty(len(groups))
-    for source in dict.fromkeys(fit.sources):
-        held = sources == source
+    for unit in dict.fromkeys(units):
+        held = unit_of == unit
         keep = ~held & ~outside
-        others = bounds_by_group(fit.residuals[keep], list(names[keep]), list(sources[keep]), level)
+        others = bounds_by_group(residuals[keep], list(names[keep]), list(by_source[keep]), level)
         for i in np.flatnonzero(held):
-            lows[i], highs[i] = bounds_for(others, groups[i])
+            lows[i], highs[i] = bounds_for(others, own_groups[i])
     middle, half = (lows + highs) / 2, (highs - lows) / 2
-    misses = np.abs(fit.residuals - middle) / half
-    for source in dict.fromkeys(sources[outside].tolist()):
-        held = outside & (sources == source)
-        others = outside & (sources != source)
-        factor = out_of_domain_widening(misses[others], list(sources[others]), level)
+    misses = np.abs(residuals - middle) / half
+    for unit in dict.fromkeys(unit_of[outside].tolist()):
+        held = outside & (unit_of == unit)
+        others = outside & (unit_of != unit)
+        factor = out_of_domain_widening(misses[others], list(by_source[others]), level)
         lows[held] = middle[held] - half[held] * factor
         highs[held] = middle[held] + half[held] * factor
-    covered = (fit.residuals >= lows) & (fit.residuals <= highs)
-    return HeldOut(covered, lows, highs, misses)
+    covered = (scored >= lows) & (scored <= highs)
+    return HeldOut(covered, lows, highs, np.abs(scored - middle) / half)
+
+
+def _held_out_report(
+    fit: Fit,
+    points: Sequence[Point],
+    corrections: Corrections,
+    x: dict[str, np.ndarray],
+    groups: list[str],
+    level: float,
+    by_source: tuple[np.ndarray, np.ndarray],
+    pairs: Sequence[Pair],
+    outside: np.ndarray,
+) -> dict[str, Any]:
+    """Coverage and median width of the estimates and of the gains, held out by source (the
+    intervals' own yardstick) and by lab (calibration.labs: every post of one author or
+    organisation left out at once; each point's miss by the fit without its lab, scored
+    against the interval the other labs' residuals give it, at the calibration's level)."""
+    kinds = [p.kind for p in points]
+    lab_outside = outside_other_sources(x, list(fit.labs), kinds)
+    lab_groups = [
+        interval_group(b, p.kind, disks=p.media == "hdd")
+        for b, p in zip(
+            _bottlenecks(fit.lab_params, fit.labs, points, corrections), points, strict=True
+        )
+    ]
+    estimates = held_out_coverage(
+        fit.lab_residuals,
+        fit.residuals,
+        fit.labs,
+        fit.sources,
+        groups,
+        lab_outside,
+        level,
+        lab_groups,
+    )
+    lab_pairs = setting_pairs(points, list(fit.lab_predicted))
+    lab_of_pair = [lab_of(p.source) for p in pairs]
+    source_gains = held_out_pair_coverage(pairs, pairs, [p.source for p in pairs], points, outside)
+    lab_gains = held_out_pair_coverage(lab_pairs, pairs, lab_of_pair, points, lab_outside)
+    labs = np.array(fit.labs)
+    widths = np.exp(estimates.highs - estimates.lows)
+    return {
+        "by_source": {
+            "units": len(set(fit.sources)),
+            "estimates": _coverage_and_width(*by_source),
+            "gains": _coverage_and_width(source_gains.covered, source_gains.widths),
+        },
+        "by_lab": {
+            "units": len(set(fit.labs)),
+            "estimates": {
+                **_coverage_and_width(estimates.covered, widths),
+                "median_abs_log_error": round(float(np.median(np.abs(fit.lab_residuals))), 3),
+            },
+            "gains": _coverage_and_width(lab_gains.covered, lab_gains.widths),
+            "per_lab": [
+                {
+                    "lab": lab,
+                    "sources": len(
+                        {s for s, b in zip(fit.sources, fit.labs, strict=True) if b == lab}
+                    ),
+                    "points": int((labs == lab).sum()),
+                    "coverage": round(float(estimates.covered[labs == lab].mean()), 3),
+                    "median_width_ratio": round(float(np.median(widths[labs == lab])), 2),
+                    "median_abs_log_error": round(
+                        float(np.median(np.abs(fit.lab_residuals[labs == lab]))), 3
+                    ),
+                    "mean_log_error": round(float(fit.lab_residuals[labs == lab].mean()), 3),
+                    "pairs": sum(b == lab for b in lab_of_pair),
+                }
+                for lab in dict.fromkeys(fit.labs)
+            ],
+        },
+    }
+
+
+def _coverage_and_width(covered: np.ndarray, widths: np.ndarray) -> dict[str, Any]:
+    """The share covered and the median high/low of the intervals (None where none)."""
+    if not len(covered):
+        return {"count": 0, "coverage": None, "median_width_ratio": None}
+    return {
+        "count": len(covered),
+        "coverage": round(float(np.mean(covered)), 3),
+        "median_width_ratio": round(float(np.median(widths)), 2),
+    }
 
 
 def era_of(year: int) -> str:

@@ -7,7 +7,12 @@ from functools import cached_property
 import numpy as np
 
 from calibration.calibrate import Calibration
-from calibration.config_rows import ConfigRow, columns_of, profile_rows
+from calibration.config_rows import (
+    ConfigRow,
+    columns_of,
+    configuration_arrays,
+    profile_rows,
+)
 from calibration.domain import inside as inside_ranges
 from calibration.features import (
     MODELLED_SETTINGS,
@@ -24,10 +29,9 @@ from calibration.interval import (
 )
 from calibration.kind_cpu_cost import with_kind_offset
 from calibration.measured_cpu import capacity_shifts, shifted
-from calibration.model import REFERENCE_YEAR, predict_with_bottleneck
+from calibration.model import REFERENCE_YEAR, predict_rows, predict_with_bottleneck
 from calibration.outside import beyond_kind, beyond_price
 from calibration.points import UNITS
-from calibration.refit_pass import RefitPass
 from calibration.server_config import ConfigValue
 from rules.estimator_interface import Assessment
 from rules.frozen import quick_new
@@ -35,7 +39,6 @@ from rules.profile import Profile
 from rules.result import Effect, Estimate
 
 EFFECT_PERCENTILES = (10.0, 90.0)  # spread of one setting's effect across the refits
-PASS_WIDTH = 2 + len(MODELLED_SETTINGS)  # the baseline, the recommendation, each setting alone
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
 NO_TERM = "the model has no term for this setting"
 NO_EFFECT = Effect(low_pct=0.0, high_pct=0.0)  # a modelled value equal to the baseline's
@@ -66,26 +69,22 @@ class CalibratedEstimator:
         gives the estimates (first row) and the spread of each effect (the others)."""
         return np.vstack([self._params, self._refits])
 
-    @cached_property
-    def _pass(self) -> RefitPass:
-        return RefitPass(self._all_params, width=PASS_WIDTH)
-
-    def _pass_for(self, profile: Profile) -> RefitPass:
-        """The shared pass; for a machine that measured its point selects, a pass of its own
-        whose CPU capacity reproduces that measurement (calibration.measured_cpu) and whose
-        kind's CPU per unit is the one machines that ran both show (calibration.kind_cpu_cost)."""
+    def _params_for(self, profile: Profile) -> np.ndarray:
+        """The fitted vector and the refits; for a machine that measured its point selects,
+        moved so that its CPU capacity reproduces that measurement (calibration.measured_cpu)
+        and its kind's CPU per unit is the one machines that ran both show
+        (calibration.kind_cpu_cost)."""
         if profile.hardware.measured_cpu is None:
-            return self._pass
+            return self._all_params
         shifts = capacity_shifts(
             profile,
-            self._pass,
+            self._all_params,
             year=self._year,
             corrections=self._calibration.device_corrections,
         )
         kind = profile.workload.kind._value_
         offset = self._calibration.cpu_cost_offsets.get(kind, 0.0)
-        moved = with_kind_offset(shifted(self._all_params, shifts), kind, offset)
-        return RefitPass(moved, width=PASS_WIDTH)
+        return with_kind_offset(shifted(self._all_params, shifts), kind, offset)
 
     @cached_property
     def _percentile_rows(self) -> tuple[tuple[int, int, float], ...]:
@@ -113,7 +112,9 @@ class CalibratedEstimator:
         *,
         compare: bool,
     ) -> Assessment:
-        """The estimates, the gain and every effect from one pass over the model.
+        """The estimates, the gain and every effect from one pass over the model: the baseline,
+        the recommendation and each setting changed alone, stacked as configurations, under
+        the fitted vector and every refit (calibration.model.predict_rows).
 
         A modelled setting whose value is the baseline's has no effect to compute: 0%."""
         modelled = [name for name in recommended if name in MODELLED_SETTINGS]
@@ -123,7 +124,7 @@ class CalibratedEstimator:
         machine, rows = profile_rows(
             profile, configs, year=self._year, corrections=self._calibration.device_corrections
         )
-        logs, binding = self._pass_for(profile).run(machine, rows)
+        logs, binding = _model_pass(self._params_for(profile), machine, rows)
         kind = profile.workload.kind._value_  # .value (rules.enums)
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         domain = self._calibration.domain
@@ -299,6 +300,22 @@ class CalibratedEstimator:
         ranges = {_PER_CORE: loads}
         within = all(inside_ranges(ranges, {_PER_CORE: load}) for load in machine)
         return None if within else loads
+
+
+def _model_pass(
+    params: np.ndarray, machine: Situation, rows: list[ConfigRow]
+) -> tuple[np.ndarray, list[str]]:
+    """calibration.model.predict_rows for one machine's configurations, transposed: a row per
+    configuration, a column per parameter vector, and the binding capacity per configuration
+    under the first vector. A configuration given twice is computed once (a setting whose
+    value changes nothing the model reads gives the baseline's row: two or three of a
+    recommendation's)."""
+    first: dict[ConfigRow, int] = {}
+    index = [first.setdefault(row, len(first)) for row in rows]
+    logs, binding = predict_rows(params, configuration_arrays(machine, list(first)))
+    if len(first) == len(rows):
+        return logs.T, binding
+    return logs.T[index], [binding[i] for i in index]
 
 
 def _outside(

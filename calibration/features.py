@@ -53,6 +53,9 @@ KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
 _HDD, _NETWORK_SSD = Media.HDD, Media.NETWORK_SSD
 _BULK_INSERT = WorkloadKind.BULK_INSERT.value
 FloatArray = npt.NDArray[np.float64]
+# The model's inputs by column: an array of one value per situation, or one number for all
+# (calibration.config_rows.configuration_arrays: a machine's own columns)
+Columns = Mapping[str, FloatArray | float]
 
 DEFAULT_MAX_DIRTY_PCT = 90.0
 # The configuration names situation_of_profile reads; other settings have no term in the model.
@@ -270,6 +273,9 @@ _FLAG_COLUMNS = (
 )
 
 
+MODEL_COLUMNS = (*_FLOAT_COLUMNS, *_FLAG_COLUMNS, "kind")  # what as_arrays gives the model
+
+
 def situation_column(situation: Situation, name: str) -> float:
     """One column's value for one situation: the kind as its index in KINDS."""
     if name == "kind":
@@ -281,7 +287,7 @@ def as_arrays(situations: Sequence[Situation]) -> dict[str, FloatArray]:
     """Columns for the vectorised model: one float array per field, kind as an index."""
     return {
         name: np.array([situation_column(s, name) for s in situations], dtype=np.float64)
-        for name in (*_FLOAT_COLUMNS, *_FLAG_COLUMNS, "kind")
+        for name in MODEL_COLUMNS
     }
 
 

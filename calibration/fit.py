@@ -1,4 +1,5 @@
-"""Fitting: regularised least squares in log space, then leave-one-source-out residuals.
+"""Fitting: regularised least squares in log space, then leave-one-source-out residuals
+(and leave-one-lab-out ones, calibration.labs).
 
 The interval comes from out-of-sample residuals (split conformal over sources): every point's
 residual is measured by a model that never saw that point's source. The coverage reported for a
@@ -7,7 +8,7 @@ that set its width.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -18,6 +19,7 @@ from calibration.features import (
     as_arrays,
     situation_of_point,
 )
+from calibration.labs import labs_of
 from calibration.model import LAYOUT, predict_log
 from calibration.points import Point
 
@@ -115,6 +117,11 @@ class Fit:
     residuals: FloatArray  # held-out log residuals (published - predicted), per point
     predicted: FloatArray  # held-out log predictions, per point
     sources: tuple[str, ...]  # per point
+    # The same held out by lab (calibration.labs): every source of a point's lab left out
+    labs: tuple[str, ...] = ()  # per point
+    lab_params: dict[str, FloatArray] = field(default_factory=dict)  # lab -> fitted without it
+    lab_residuals: FloatArray = field(default_factory=lambda: np.zeros(0))
+    lab_predicted: FloatArray = field(default_factory=lambda: np.zeros(0))
 
 
 def prior_vector() -> FloatArray:
@@ -122,23 +129,64 @@ def prior_vector() -> FloatArray:
 
 
 def fit_points(points: Sequence[Point], corrections: Corrections | None = None) -> Fit:
+    """The fit on every point, then each point predicted by a fit without its source, and by
+    a fit without its lab (a lab of one source: the same fit)."""
     x = as_arrays([situation_of_point(p, corrections) for p in points])
     y = np.log(np.array([p.value for p in points]))
     sources = tuple(p.source for p in points)
     weights = _source_weights(sources)
     kinds = tuple(p.kind for p in points)
     params = least_squares(x, y, weights, prior_vector(), bounds=identifiable(kinds, sources))
-    loso: dict[str, FloatArray] = {}
     predicted = np.empty_like(y)
-    for source in dict.fromkeys(sources):
-        held = np.array([s == source for s in sources])
+    loso = _held_out(x, y, weights, kinds, sources, sources, params, predicted)
+    labs = labs_of(sources)
+    by_lab: dict[str, set[str]] = {}
+    for source, lab in zip(sources, labs, strict=True):
+        by_lab.setdefault(lab, set()).add(source)
+    # a lab of one source is held out by that source's own refit
+    lab_params = {lab: loso[min(held)] for lab, held in by_lab.items() if len(held) == 1}
+    lab_predicted = predicted.copy()
+    units = tuple("" if len(by_lab[lab]) == 1 else lab for lab in labs)
+    lab_params |= _held_out(x, y, weights, kinds, sources, units, params, lab_predicted, skip="")
+    return Fit(
+        params,
+        loso,
+        y - predicted,
+        predicted,
+        sources,
+        labs,
+        lab_params,
+        y - lab_predicted,
+        lab_predicted,
+    )
+
+
+def _held_out(
+    x: dict[str, FloatArray],
+    y: FloatArray,
+    weights: FloatArray,
+    kinds: Sequence[str],
+    sources: Sequence[str],
+    units: Sequence[str],
+    params: FloatArray,
+    predicted: FloatArray,
+    *,
+    skip: str | None = None,
+) -> dict[str, FloatArray]:
+    """For each unit (a source, or a lab) but `skip`, the fit without its points, started from
+    the full fit; each of its points' predictions goes into `predicted`."""
+    refits: dict[str, FloatArray] = {}
+    for unit in dict.fromkeys(units):
+        if unit == skip:
+            continue
+        held = np.array([u == unit for u in units])
         kept = [i for i, h in enumerate(held) if not h]
         bounds = identifiable([kinds[i] for i in kept], [sources[i] for i in kept])
-        loso[source] = least_squares(
+        refits[unit] = least_squares(
             _take(x, ~held), y[~held], weights[~held], _clip(params, bounds), bounds=bounds
         )
-        predicted[held] = predict_log(loso[source], _take(x, held))
-    return Fit(params, loso, y - predicted, predicted, sources)
+        predicted[held] = predict_log(refits[unit], _take(x, held))
+    return refits
 
 
 def least_squares(

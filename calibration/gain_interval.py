@@ -19,6 +19,7 @@ from calibration.interval import (
     OWN_RATIO_MIN_SOURCES,
     out_of_domain_widening,
     symmetric_bounds,
+    widened,
 )
 from calibration.pairs import Pair
 from calibration.points import Point
@@ -155,3 +156,42 @@ def _widening(errors: np.ndarray, sources: np.ndarray, out: np.ndarray, sync: np
         half = np.where(sync[held], path[1], pooled[1])
         misses[held] = np.abs(errors[held]) / np.maximum(half, 1e-9)
     return out_of_domain_widening(misses[out], list(sources[out]), INTERVAL)
+
+
+@dataclass(frozen=True, slots=True)
+class PairCoverage:
+    covered: np.ndarray  # per scored pair
+    widths: np.ndarray  # high / low of its interval
+
+
+def held_out_pair_coverage(
+    scored: Sequence[Pair],
+    pairs: Sequence[Pair],
+    units: Sequence[str],
+    points: Sequence[Point],
+    outside: np.ndarray,
+) -> PairCoverage:
+    """Each unit's pairs (a source's, or a lab's: calibration.labs) scored against the gain
+    interval built, as gain_bounds builds it, from the other units' `pairs` alone; `scored`
+    are the same pairs with their ratios estimated as the unit's yardstick wants them (by
+    lab: by the fit without the pair's lab). `units` and `outside` go by pair and by point."""
+    index = {p.id: i for i, p in enumerate(points)}
+    unit_of = np.array(units)
+    covered = np.zeros(len(scored), dtype=bool)
+    widths = np.ones(len(scored))
+    for unit in dict.fromkeys(units):
+        held = np.flatnonzero(unit_of == unit)
+        others = [pairs[i] for i in np.flatnonzero(unit_of != unit).tolist()]
+        bounds = gain_bounds(others, points, outside)
+        for i in held.tolist():
+            pair = scored[i]
+            kind = points[index[pair.first]].kind
+            low, high = ratio_bounds_for(
+                bounds.bounds, kind, sync_path=pair_on_sync_path(pair.changed)
+            )
+            if outside[index[pair.first]] or outside[index[pair.second]]:
+                low, high = widened(low, high, bounds.out_of_domain_widening)
+            error = pair.published_log_ratio - pair.estimated_log_ratio
+            covered[i] = low <= error <= high
+            widths[i] = np.exp(high - low)
+    return PairCoverage(covered, widths)

@@ -35,10 +35,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from calibration.config_rows import profile_rows
+from calibration.config_rows import configuration_arrays, profile_rows
 from calibration.features import Corrections, FloatArray
-from calibration.model import LAYOUT
-from calibration.refit_pass import RefitPass
+from calibration.model import LAYOUT, predict_log
 from rules.enums import WorkloadKind
 from rules.profile import MeasuredCpu, Profile
 
@@ -70,23 +69,23 @@ def point_select_run(profile: Profile) -> Profile:
 
 
 def measured_run_logs(
-    profile: Profile, refit_pass: RefitPass, *, year: int, corrections: Corrections | None
+    profile: Profile, params: FloatArray, *, year: int, corrections: Corrections | None
 ) -> FloatArray:
-    """The log rate the model gives the measured run, per parameter vector of `refit_pass`."""
+    """The log rate the model gives the measured run, per parameter vector (a row of
+    `params` each)."""
     run = point_select_run(profile)
     cached = {"innodb_buffer_pool_size": CACHED_POOL_OVER_DATA * run.workload.data_size_bytes}
     machine, rows = profile_rows(run, [cached], year=year, corrections=corrections)
-    logs, _ = refit_pass.run(machine, rows)
-    run_logs: FloatArray = logs[0]
+    run_logs: FloatArray = predict_log(params, configuration_arrays(machine, rows))[:, 0]
     return run_logs
 
 
 def capacity_shifts(
-    profile: Profile, refit_pass: RefitPass, *, year: int, corrections: Corrections | None
+    profile: Profile, params: FloatArray, *, year: int, corrections: Corrections | None
 ) -> FloatArray:
-    """Per parameter vector of `refit_pass`, the amount to add to c so that the model gives the
-    measured point-select rate for the measured run."""
-    estimated = measured_run_logs(profile, refit_pass, year=year, corrections=corrections)
+    """Per parameter vector (a row of `params` each), the amount to add to c so that the
+    model gives the measured point-select rate for the measured run."""
+    estimated = measured_run_logs(profile, params, year=year, corrections=corrections)
     shifts: FloatArray = math.log(measured_cpu_of(profile).point_select_qps) - estimated
     return shifts
 

@@ -35,6 +35,13 @@ in turn. The device serves reads and writes from one budget, so its term adds th
 Doublewrite (dw = 1) writes each page twice; the copy is sequential, so it costs dw_cost of a
 random write. Free parameters are fitted in log space by calibration.fit, each within
 calibration.fit.BOUNDS.
+
+The code works in times, each capacity's inverse (what one unit costs it: 1 / cpu, 1 / reads,
+...), so that T = (sum of time**n) ** (-1/n) needs no logarithm or exponential but the last
+(_terms explains why), and it answers many situations under many parameter vectors in one call
+by numpy broadcasting: the fit's points, the refits, a machine's configurations (_terms). On the
+fit's data its predictions differ from the same terms worked in log space by at most 5e-15 in
+log, and the fitted parameters by at most 7e-9 (manage.py calibrate, 369 points, 2026-11-29).
 """
 
 from dataclasses import dataclass
@@ -58,13 +65,13 @@ from calibration.benchmarks import (
     TPCC_STOCK_CHANGES,
     UPDATE_TESTS,
 )
-from calibration.features import KINDS, FloatArray
+from calibration.features import KINDS, Columns, FloatArray
 
 # Sharpness n of the soft minimum between the capacities, (sum of c**-n)**(-1/n): near a
 # crossing two capacities both slow a server (a judgement, advisor-engineering-judgement; no
 # source measures it). Held out (manage.py calibrate, 336 points, 2026-11-28): n = 2 covered
 # 0.810 at x3.10 (error x1.217), 3 0.821 at x2.98 (x1.224), 4 0.812 at x3.09, 6 0.812 at x3.04.
-SMOOTH_MIN_POWER = 3.0
+SMOOTH_MIN_POWER = 3
 REFERENCE_YEAR = 2026
 # Commits sharing one sync stop growing past this many clients (advisor-engineering-judgement;
 # no source states a cap). The data does not pin it: mariadb-mdev-28766's consumer SATA SSD
@@ -126,6 +133,7 @@ CHANGE_BUFFER_MERGE_SHARE = 0.55
 # the record sizes).
 MERGED_ENTRIES_PER_POOL_SHARE = CHANGE_BUFFER_MAX_SHARE * PAGE_BYTES / 50.0 / 0.6
 MISS_FLOOR = 1e-6  # below it the pool holds the data: nothing to buffer
+_N_KINDS = len(KINDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,39 +164,48 @@ _BULK = KINDS.index("bulk_insert")
 _LOG_READS = np.log(_READS)
 with np.errstate(divide="ignore"):
     _LOG_WRITES = np.log(_WRITES)  # point selects dirty nothing: -inf
-_LOG_PER_SECOND = np.log(_PER_SECOND)
 # A named sysbench update test against update_heavy's average of the two, by the situation's
 # update_test code (calibration.benchmarks.UPDATE_TESTS): scales on its statements and pages.
 _TEST_STATEMENTS = np.array([t.statements / UPDATE_TESTS[0].statements for t in UPDATE_TESTS])
 _TEST_LOG_READS = np.log([t.reads / UPDATE_TESTS[0].reads for t in UPDATE_TESTS])
 _TEST_LOG_WRITES = np.log([t.writes / UPDATE_TESTS[0].writes for t in UPDATE_TESTS])
-_LOG_COMMIT_UNITS = np.log(_COMMIT_UNITS)
 _UNITS_PER_COMMIT = _PER_SECOND / _COMMIT_UNITS  # commits in one unit of the kind
 
 
-def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, ...]:
-    """(cpu, reads, device, commit, flush) capacities in log space, per situation, then the
-    log of the device's write capacity over its read capacity (which of the two takes more of
-    the device's time) and a unit's commit wait less its read wait (which of the two holds the
-    clients more); of the last two only the sign is meaningful.
+def _terms(params: FloatArray, x: Columns) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Each capacity's time per unit (cpu, reads, device, commit, flush: the inverse of the
+    capacity, e^-term of the module docstring's terms), stacked: term x vector x situation;
+    then, under the first parameter vector, per situation, the device's time on a unit's reads
+    less its time on the unit's page writes (negative: the writes take more) and a unit's
+    commit wait less its read wait (positive: the commits hold the clients more).
 
-    `params` is one parameter vector, or a matrix with one vector per row (the refits), in
-    which case each capacity has one row per vector: effects are computed in one numpy pass.
-    The engine calls this for every recommendation, so it keeps the count of numpy calls low:
-    one error state for the whole pass, per-kind constants looked up once.
+    Two axes, both by numpy broadcasting: `params` is one vector or a matrix with one vector a
+    row (the leave-one-source-out refits, the fit's bumped vectors); `x`'s columns need not be
+    of one length: a machine's own columns may hold one number and its configurations'
+    columns one value each (calibration.config_rows.configuration_arrays), so one call answers
+    every configuration under every vector. Each quantity is computed at the shape its inputs
+    give it (per vector, per configuration, or both), and in times, not logs: the capacities
+    are products and quotients, so the soft minimum's e^(-n term) is a time cubed, and the
+    only logarithm over both axes is the soft minimum's own. On a few hundred numbers numpy's
+    cost is its calls and its transcendental functions, and the engine calls this for every
+    recommendation.
     """
-    p = np.atleast_2d(params)
-    kind = x["kind"].astype(int)
-    n_kinds = len(KINDS)
-    f = p[:, :n_kinds][:, kind]
-    e = p[:, n_kinds : 2 * n_kinds][:, kind]
+    p = np.asarray(params)
+    p = p if p.ndim == 2 else p[np.newaxis]
+    kind = np.asarray(x["kind"], dtype=np.intp)
+    column = kind.reshape(-1)  # the kinds' parameters: one column a situation, or one for all
+    f = p[:, column]
+    e = p[:, _N_KINDS + column]
+    bulk = kind == _BULK
+    any_bulk = _any(bulk)
     # The insert benchmark's secondary-index pages are read and written by the change buffer's
     # merges, which serve many rows a page (e_bulk_insert) and read in background threads, so
     # the device pays for those reads and the clients do not wait for them (client_misses).
     # Where the release buffers nothing, every row reads and writes its own pages, the counts
     # as defined, and its client waits for each read.
-    unbuffered = (kind == _BULK) & (x["change_buffer"] == 0)
-    e = np.where(unbuffered, 0.0, e)
+    unbuffered = bulk & np.equal(x["change_buffer"], 0)
+    if any_bulk:
+        e = np.where(unbuffered, 0.0, e)
     (
         c,
         redo_per_change,
@@ -200,31 +217,19 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
         delta,
         beta,
         mysql8_cpu,
-    ) = p[:, 2 * n_kinds :, np.newaxis].transpose(1, 0, 2)
-    log_per_second = _LOG_PER_SECOND[kind]
+    ) = p[:, 2 * _N_KINDS :, np.newaxis].transpose(1, 0, 2)
+    per_second = _PER_SECOND[kind]
+    concurrency = x["concurrency"]
+    n = max(v.size for v in x.values() if isinstance(v, np.ndarray))  # situations
+    terms = np.empty((TERMS, len(p), n))
+    cpu, reads, device, commit, flush = terms
     with np.errstate(all="ignore"):
-        parallel = busy_cores(x["concurrency"], x["cores"])
         era = delta * (x["year"] - REFERENCE_YEAR)
-        settings = np.log(x["io_factor"]) + log_per_second
         miss = miss_rate(data_pool_share(x, kind), x["access"], _RECENT_READS[kind])
         combine = write_combining(x, redo_per_change)
-        log_miss = np.log(miss)
-        log_wmiss = np.log(np.maximum(miss, combine))
-        test = x["update_test"].astype(int)  # 0 for every kind but a named update test
-        log_changes_per_unit = _LOG_WRITES[kind] + _TEST_LOG_WRITES[test] + e
-        log_reads_per_unit = _LOG_READS[kind] + _TEST_LOG_READS[test] + e
-        log_writes_per_unit = log_changes_per_unit + np.log1p(x["doublewrite"] * dw_cost)
-        # The page cleaner flushes for the checkpoint at most io_capacity_max pages per
-        # second (times an overdrive for sync flushing); pages evicted dirty from the LRU are
-        # written by another path, so only the checkpoint's share beyond them counts.
-        log_checkpoint_share = np.log(np.maximum(combine - miss, 0.0))
-        log_flush = (
-            np.log(x["io_capacity_max"])
-            + flush_overdrive
-            - log_changes_per_unit
-            - log_checkpoint_share
-            + log_per_second
-        )
+        test = np.asarray(x["update_test"], dtype=np.intp)  # 0 but for a named update test
+        changes_per_unit = np.exp(_LOG_WRITES[kind] + _TEST_LOG_WRITES[test] + e)
+        reads_per_unit = np.exp(_LOG_READS[kind] + _TEST_LOG_READS[test] + e)
         # One unit's CPU on one thread: its statements (the binary log's row events cost
         # more; a kind that changes nothing writes none; MySQL 8.0 and later spend more on
         # each statement than 5.x and MariaDB: mysql8_cpu) and the read path of each page it
@@ -239,57 +244,78 @@ def capacities(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray
             * np.exp(binlog_cpu * events + mysql8_cpu * x["mysql_8"] - c - f - era)
         )
         read_cpu_s = np.exp(-(read_path + era))
-        misses = np.exp(log_reads_per_unit) * miss
+        misses = reads_per_unit * miss
         cpu_s = statement_s + misses * read_cpu_s
+        np.multiply(
+            cpu_s, 1.0 / (per_second * busy_cores(concurrency, x["cores"]) ** gamma), out=cpu
+        )
         # Clients do not wait for the change buffer's merge reads (see `unbuffered` above):
         # one iibench client kept 8 disks at ~1,600 reads/s (callaghan-2011-insert-buffer).
-        client_misses = np.where((kind == _BULK) & ~unbuffered, 0.0, misses)
-        read_wait_s = client_misses * x["read_latency_s"] / x["io_factor"]
-        wait_s = cpu_s + read_wait_s
+        client_misses = np.where(bulk & ~unbuffered, 0.0, misses) if any_bulk else misses
+        read_wait_s = client_misses * (x["read_latency_s"] / x["io_factor"])
         # ... and for each sync, the flushes its commit waits for (commit_flushes).
         syncs = (x["commit_syncs"] + x["binlog_sync"]) * changes
-        flushes = commit_flushes(x["concurrency"]) * syncs
-        commit_wait_s = flushes * _UNITS_PER_COMMIT[kind] / x["fsync_per_s"]
-        wait_s = wait_s + commit_wait_s
-        log_cpu = gamma * np.log(parallel) - np.log(cpu_s) + log_per_second
-        log_read = np.log(x["concurrency"]) - np.log(wait_s) + log_per_second
+        commit_wait_s = (
+            commit_flushes(concurrency) * syncs * _UNITS_PER_COMMIT[kind] / x["fsync_per_s"]
+        )
+        wait_s = cpu_s + read_wait_s
+        np.add(wait_s, commit_wait_s, out=wait_s)
+        np.multiply(wait_s, 1.0 / (concurrency * per_second), out=reads)
         # ... until the change buffer is full: past what its merges absorb, inserts read
         # their secondary pages themselves (buffered_insert_rate).
-        buffered = (kind == _BULK) & ~unbuffered & (miss > MISS_FLOOR)
-        if bool(buffered.any()):
-            limit = buffered_insert_rate(x, miss, cpu_s) + log_per_second
-            log_read = np.where(buffered, np.fmin(log_read, limit), log_read)
+        buffered = bulk & ~unbuffered & (miss > MISS_FLOOR) if any_bulk else bulk
+        if _any(buffered):
+            limit = 1.0 / (buffered_insert_rate(x, miss, cpu_s) * per_second)
+            reads[...] = np.where(buffered, np.fmax(reads, limit), reads)
         # The device serves reads and page writes from one budget: a unit's time on it is
-        # the sum of its reads over the read rate and its writes over the write rate.
-        log_device_reads = np.log(x["read_iops"]) - log_reads_per_unit - log_miss + settings
-        log_write = np.log(x["write_iops"]) - log_writes_per_unit - log_wmiss + settings
-        log_device = -np.logaddexp(-log_device_reads, -log_write)
-        writes_over_reads = log_write - log_device_reads
-        writes_over_reads = np.where(np.isnan(writes_over_reads), 0.0, writes_over_reads)
-        group = np.minimum(x["concurrency"], GROUP_COMMIT_CAP)
+        # the sum of its reads over the read rate and its writes over the write rate; a page
+        # is written back when evicted (miss) or when the checkpoint needs it (combine).
+        # Doublewrite writes each page twice, the copy costing dw_cost of a random write.
+        device_s = 1.0 / (x["io_factor"] * per_second)
+        read_s = misses * (device_s / x["read_iops"])
+        write_s = (
+            np.maximum(miss, combine)
+            * (changes_per_unit * (1.0 + x["doublewrite"] * dw_cost))
+            * (device_s / x["write_iops"])
+        )
+        np.add(read_s, write_s, out=device)
         # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the
         # binary log's as well (mysql-manual-sync-binlog). A kind that changes nothing (point
         # selects) writes no redo and no binary log events, so its commits sync nothing
         # (mysql-manual-read-only-transactions): no fsync rate caps a read-only workload.
-        log_commit = np.log(x["fsync_per_s"]) + beta * np.log(group) + _LOG_COMMIT_UNITS[kind]
-        log_commit = np.where(syncs > 0, log_commit - np.log(syncs), np.inf)
-        commit_over_reads = commit_wait_s - read_wait_s
-    terms = np.broadcast_arrays(
-        log_cpu, log_read, log_device, log_commit, log_flush, writes_over_reads, commit_over_reads
-    )
-    if np.ndim(params) == 1:
-        return tuple(np.asarray(t[0], dtype=np.float64) for t in terms)
-    return tuple(np.asarray(t, dtype=np.float64) for t in terms)
+        group = np.minimum(concurrency, GROUP_COMMIT_CAP)
+        np.multiply(syncs, 1.0 / (x["fsync_per_s"] * group**beta * _COMMIT_UNITS[kind]), out=commit)
+        # The page cleaner flushes for the checkpoint at most io_capacity_max pages per
+        # second (times an overdrive for sync flushing); pages evicted dirty from the LRU are
+        # written by another path, so only the checkpoint's share beyond them counts.
+        flushed_s = changes_per_unit / (x["io_capacity_max"] * np.exp(flush_overdrive) * per_second)
+        np.multiply(np.maximum(combine - miss, 0.0), flushed_s, out=flush)
+        # Under the first vector: which of its reads and page writes takes more of the
+        # device's time, and which of its read and commit waits more of a client's cycle.
+        reads_less_writes = np.subtract(read_s[0], write_s[0], out=np.empty(n))
+        commit_less_reads = np.subtract(commit_wait_s, read_wait_s[0], out=np.empty(n))
+    return terms, reads_less_writes, commit_less_reads
 
 
-def commit_flushes(concurrency: FloatArray) -> FloatArray:
+def _any(mask: npt.NDArray[np.bool_] | bool) -> bool:
+    """Is any element true: a machine's own column is one number, which `bool` reads without
+    numpy's reduction."""
+    return bool(mask.any()) if isinstance(mask, np.ndarray) and mask.ndim else bool(mask)
+
+
+def _all(mask: npt.NDArray[np.bool_] | bool) -> bool:
+    """Is every element true (_any's counterpart)."""
+    return bool(mask.all()) if isinstance(mask, np.ndarray) and mask.ndim else bool(mask)
+
+
+def commit_flushes(concurrency: FloatArray | float) -> FloatArray:
     """Flushes one commit sync waits for with c clients: its own, plus half of one under way
     for the share (c - 1) / c of commits that find another client's flush running (1 for one
     client, 1.5 for many; FLUSH_UNDER_WAY_SHARE)."""
     return np.asarray(1.0 + FLUSH_UNDER_WAY_SHARE * (1.0 - 1.0 / concurrency), dtype=np.float64)
 
 
-def busy_cores(concurrency: FloatArray, cores: FloatArray) -> FloatArray:
+def busy_cores(concurrency: FloatArray | float, cores: FloatArray | float) -> FloatArray:
     """The cores c clients keep busy on k: k (1 - (1 - 1/k)**c), as many as bins c balls
     thrown at random fill (mitzenmacher-upfal-2005-balls-bins), where min(c, k) assumed every
     ready thread found an idle core. A woken thread runs where the scheduler puts it, and a core
@@ -302,10 +328,8 @@ def busy_cores(concurrency: FloatArray, cores: FloatArray) -> FloatArray:
     return np.asarray(busy, dtype=np.float64)
 
 
-def buffered_insert_rate(
-    x: dict[str, FloatArray], miss: FloatArray, cpu_s: FloatArray
-) -> FloatArray:
-    """Log rows/s c insert clients reach when the change buffer absorbs only what its merges
+def buffered_insert_rate(x: Columns, miss: FloatArray, cpu_s: FloatArray) -> FloatArray:
+    """Rows/s c insert clients reach when the change buffer absorbs only what its merges
     take away: B rows/s, B = merged pages/s (CHANGE_BUFFER_MERGE_SHARE x io_capacity) x entries
     per merge / entries per row to uncached pages (3 x miss). The rest read their pages
     synchronously, W = 3 x miss x one read's latency a row, so c clients spend c seconds a
@@ -318,21 +342,23 @@ def buffered_insert_rate(
         MERGED_ENTRIES_PER_POOL_SHARE * np.maximum(x["pool_to_data"], MISS_FLOOR) / miss, 1.0
     )
     absorbed = CHANGE_BUFFER_MERGE_SHARE * x["io_capacity"] * per_merge / reads
-    return np.asarray(np.log((x["concurrency"] + absorbed * wait) / (cpu_s + wait)))
+    return np.asarray((x["concurrency"] + absorbed * wait) / (cpu_s + wait))
 
 
-def data_pool_share(x: dict[str, FloatArray], kind: npt.NDArray[np.int_]) -> FloatArray:
+def data_pool_share(x: Columns, kind: npt.NDArray[np.int_]) -> FloatArray:
     """The pool's share of the data left for data pages: the change buffer keeps its
     buffered secondary-index changes in buffer pool pages, up to CHANGE_BUFFER_MAX_SHARE of
     the pool, and only for pages not in the pool (so never more than the data left out).
     A workload that changes nothing, or a release that buffers nothing, keeps the whole pool."""
     share = x["pool_to_data"]
     buffering = (x["change_buffer"] > 0) & (_WRITES[kind] > 0) & (share < 1.0)
+    if not _any(buffering):
+        return np.asarray(share, dtype=np.float64)
     held = np.maximum((1.0 - CHANGE_BUFFER_MAX_SHARE) * share, 2.0 * share - 1.0)
     return np.asarray(np.where(buffering, held, share), dtype=np.float64)
 
 
-def write_combining(x: dict[str, FloatArray], redo_per_change: FloatArray) -> FloatArray:
+def write_combining(x: Columns, redo_per_change: FloatArray) -> FloatArray:
     """Page writes per page change that the checkpoint forces, from 1 (every change written
     before the page is changed again) down towards 0 (many changes share one write).
 
@@ -353,27 +379,38 @@ def write_combining(x: dict[str, FloatArray], redo_per_change: FloatArray) -> Fl
     """
     pages = x["data_gb"] * (1024.0 * MIB / PAGE_BYTES)
     skewed = x["access"] == ACCESS_CODES["skewed"]
+    any_skewed = _any(skewed)  # the engine's sysbench kinds skip the tables
+    all_skewed = any_skewed and _all(skewed)  # its tpcc skips the even spread
     with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
         by_redo = x["redo_mb"] * MIB / np.exp(redo_per_change)
         dirty = x["dirty_pct"] / 100.0 * x["pool_to_data"] * x["data_gb"] * MIB * 1024.0
         fill = np.minimum(dirty / PAGE_BYTES / pages, 1.0)
-        by_dirty = np.where(fill < 1.0, -pages * np.log1p(-np.minimum(fill, 0.999999)), np.inf)
-        any_skewed = bool(skewed.any())  # the engine's sysbench kinds skip the tables
+        if not all_skewed:
+            evenly = -pages * np.log1p(-np.minimum(fill, 0.999999))
+            by_dirty = np.where(fill < 1.0, evenly, np.inf)
         if any_skewed:
-            by_dirty_skewed = np.where(
-                fill < 1.0, pages * np.interp(fill, _SKEWED_DIRTIED, _SKEWED_WINDOWS), np.inf
-            )
-            by_dirty = np.where(skewed, by_dirty_skewed, by_dirty)
+            windows = pages * np.interp(fill, _SKEWED_DIRTIED, _SKEWED_WINDOWS)
+            by_table = np.where(fill < 1.0, windows, np.inf)
+            by_dirty = by_table if all_skewed else np.where(skewed, by_table, by_dirty)
         u = np.minimum(by_redo, by_dirty) / pages
-        window = np.where(u > 1e-9, u, 1.0)
-        dirtied = -np.expm1(-u)
+        # Every window wide and finite (a stated redo, a dirty limit under the pool): the
+        # np.where below would change nothing. NaN fails the test, as it fails u > 1e-9.
+        plain = bool(u.min() > _SMALL_WINDOW) and bool(u.max() < np.inf)
+        window = u if plain else np.where(u > _SMALL_WINDOW, u, 1.0)
+        if not all_skewed:
+            dirtied = -np.expm1(-u)
         if any_skewed:
-            on_table = np.minimum(u, _SKEWED_WINDOWS[-1])
-            dirtied = np.where(
-                skewed, np.interp(on_table, _SKEWED_WINDOWS, _SKEWED_DIRTIED), dirtied
+            on_table = np.interp(
+                np.minimum(u, _SKEWED_WINDOWS[-1]), _SKEWED_WINDOWS, _SKEWED_DIRTIED
             )
-        share = np.where(u > 1e-9, dirtied / window, 1.0)
+            dirtied = on_table if all_skewed else np.where(skewed, on_table, dirtied)
+        if plain:
+            return np.asarray(dirtied / window, dtype=np.float64)
+        share = np.where(u > _SMALL_WINDOW, dirtied / window, 1.0)
     return np.asarray(np.where(np.isfinite(u), share, 0.0), dtype=np.float64)
+
+
+_SMALL_WINDOW = 1e-9  # write_combining: a window this small combines nothing
 
 
 # NURAND_DIRTIED from an empty window: the share of the pages u passes of draws touch (read
@@ -401,7 +438,7 @@ _SKEWED_WINDOWS, _SKEWED_DIRTIED = _skewed_dirtied()
 
 
 def miss_rate(
-    pool_to_data: FloatArray, access: FloatArray, recent: FloatArray | float = 0.0
+    pool_to_data: FloatArray, access: FloatArray | float, recent: FloatArray | float = 0.0
 ) -> FloatArray:
     """Share of page accesses that miss the pool: 1 with no pool, 0 once the data fits.
 
@@ -425,13 +462,23 @@ def miss_rate(
     pair the wrong way; with it 87.0%, none).
     """
     share = np.minimum(np.maximum(pool_to_data, 0.0), 1.0)
-    special = _hot_set_hits(share, SPECIAL_HOT_SHARE, SPECIAL_HOT_ACCESSES)
-    skewed = np.interp(share, NURAND_SHARES, NURAND_STOCK_HITS)
-    passes = np.minimum(np.interp(share, _DIRTIED_SHARES, _DIRTIED_WINDOWS), 1.0)
-    skewed = skewed + recent * passes * (1.0 - skewed)
-    hit = np.where(access == ACCESS_CODES["special"], special, share)
-    hit = np.where(access == ACCESS_CODES["skewed"], skewed, hit)
+    hit = share
+    special = access == ACCESS_CODES["special"]
+    if _any(special):  # each draw computed only where some situation draws so
+        hot = _hot_set_hits(share, SPECIAL_HOT_SHARE, SPECIAL_HOT_ACCESSES)
+        hit = np.where(special, hot, hit)
+    skewed = access == ACCESS_CODES["skewed"]
+    if _any(skewed):
+        by_nurand = np.interp(share, _NURAND_SHARES, _NURAND_STOCK_HITS)
+        passes = np.minimum(np.interp(share, _DIRTIED_SHARES, _DIRTIED_WINDOWS), 1.0)
+        by_nurand = by_nurand + recent * passes * (1.0 - by_nurand)
+        hit = np.where(skewed, by_nurand, hit)
     return np.asarray(1.0 - hit, dtype=np.float64)
+
+
+# The NURand table as arrays: np.interp would convert the tuples on every call
+_NURAND_SHARES = np.array(NURAND_SHARES)
+_NURAND_STOCK_HITS = np.array(NURAND_STOCK_HITS)
 
 
 def _hot_set_hits(share: FloatArray, hot_share: float, hot_accesses: float) -> FloatArray:
@@ -440,40 +487,52 @@ def _hot_set_hits(share: FloatArray, hot_share: float, hot_accesses: float) -> F
     return np.asarray(hot_accesses * hot + (1.0 - hot_accesses) * share, dtype=np.float64)
 
 
-def predict_log(params: FloatArray, x: dict[str, FloatArray]) -> FloatArray:
-    """Natural log of the predicted throughput, in the kind's reference unit."""
-    return _smooth_min(np.stack(capacities(params, x)[:TERMS]))
+def capacities(params: FloatArray, x: Columns) -> tuple[FloatArray, ...]:
+    """(cpu, reads, device, commit, flush) capacities in log space, per situation (a row per
+    parameter vector when `params` is a matrix), then the first vector's two signs (_terms)."""
+    times, reads_less_writes, commit_less_reads = _terms(params, x)
+    with np.errstate(divide="ignore"):  # no time: an infinite capacity
+        logs = -np.log(times[:, 0] if np.ndim(params) == 1 else times)
+    return (*logs, reads_less_writes, commit_less_reads)
 
 
-def predict_with_bottleneck(
-    params: FloatArray, x: dict[str, FloatArray]
-) -> tuple[FloatArray, list[str]]:
+def predict_log(params: FloatArray, x: Columns) -> FloatArray:
+    """Natural log of the predicted throughput, in the kind's reference unit (a row per
+    parameter vector when `params` is a matrix)."""
+    logs = _smooth_min(_terms(params, x)[0])
+    return logs[0] if np.ndim(params) == 1 else logs
+
+
+def predict_with_bottleneck(params: FloatArray, x: Columns) -> tuple[FloatArray, list[str]]:
     """The prediction and the binding capacity per situation, from one pass over the model."""
     logs, names = predict_rows(params, x)
     return logs[0], names
 
 
-def predict_rows(params: FloatArray, x: dict[str, FloatArray]) -> tuple[FloatArray, list[str]]:
+def predict_rows(params: FloatArray, x: Columns) -> tuple[FloatArray, list[str]]:
     """Predictions for each parameter vector (a row each: vectors x situations) and, under the
-    first vector, the binding capacity per situation.
+    first vector, the binding capacity per situation: the one a unit takes longest on.
 
     When the device binds, it is named by what takes more of its time: reads or writes; when
     the clients' own cycle binds, by what they wait for more: reads or commit flushes."""
-    *capacity, writes_over_reads, commit_over_reads = capacities(np.atleast_2d(params), x)
-    terms = np.stack(capacity)  # capacities x vectors x situations
-    binding = np.argmin(terms[:, 0, :], axis=0)
-    writes_bind = (binding == DEVICE) & (writes_over_reads[0] < 0)
-    commit_binds = (binding == CLIENTS) & (commit_over_reads[0] > 0)
-    flags = zip(binding.tolist(), writes_bind.tolist(), commit_binds.tolist(), strict=True)
-    names = [bottleneck_name(i, bool(w), bool(c)) for i, w, c in flags]
-    return _smooth_min(terms), names
+    times, reads_less_writes, commit_less_reads = _terms(params, x)
+    binding = times[:, 0].argmax(axis=0).tolist()
+    writes, commits = (reads_less_writes < 0).tolist(), (commit_less_reads > 0).tolist()
+    names = [bottleneck_name(*flags) for flags in zip(binding, writes, commits, strict=True)]
+    return _smooth_min(times), names
 
 
-def _smooth_min(terms: FloatArray) -> FloatArray:
-    return np.asarray(
-        -np.log(np.sum(np.exp(-SMOOTH_MIN_POWER * terms), axis=0)) / SMOOTH_MIN_POWER,
-        dtype=np.float64,
-    )
+def _smooth_min(times: FloatArray) -> FloatArray:
+    """The log of (sum of capacity**-n) ** (-1/n), capacity**-n being a unit's time on it to
+    the n-th power, from `times` (term x vector x situation): the power as products (numpy's
+    power calls libm's pow for each element)."""
+    powered = np.multiply(times, times)
+    for _ in range(SMOOTH_MIN_POWER - 2):
+        np.multiply(powered, times, out=powered)
+    logs: FloatArray = np.add.reduce(powered, axis=0)
+    np.log(logs, out=logs)
+    np.divide(logs, -SMOOTH_MIN_POWER, out=logs)
+    return logs
 
 
 BOTTLENECKS = ("CPU", "random reads", "random reads", "fsync/commit", "checkpoint flushing")

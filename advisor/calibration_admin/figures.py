@@ -14,6 +14,9 @@ TARGET_ERROR_FACTOR = 1.35
 TARGET_POINTS = 250
 TARGET_SOURCES = 40
 TARGET_PAIRS_WITHIN = 0.75
+# The targets for scoring held out by source and by lab (calibration.labs; issue 42): estimates
+# covered at least TARGET_COVERAGE at a median width at most this, gains covered as often.
+TARGET_HELD_OUT_WIDTH = 2.5
 
 MEANING = (
     "Each source's points were predicted by a model fitted without that source; "
@@ -55,4 +58,21 @@ def targets(report: dict[str, Any]) -> list[tuple[str, bool]]:
             within is not None and within >= TARGET_PAIRS_WITHIN,
         ),
         ("no pair in the wrong direction", pairs.get("wrong_direction", 1) == 0),
+    ]
+
+
+def held_out_targets(figures: dict[str, Any]) -> list[tuple[str, bool]]:
+    """The held-out targets for one yardstick (by source or by lab) and whether it meets them."""
+    estimates, gains = figures["estimates"], figures["gains"]
+    return [
+        (
+            f"estimates covered at least {TARGET_COVERAGE} at a median width at most "
+            f"×{TARGET_HELD_OUT_WIDTH}",
+            estimates["coverage"] >= TARGET_COVERAGE
+            and estimates["median_width_ratio"] <= TARGET_HELD_OUT_WIDTH,
+        ),
+        (
+            f"gains covered at least {TARGET_COVERAGE}",
+            gains["coverage"] is not None and gains["coverage"] >= TARGET_COVERAGE,
+        ),
     ]

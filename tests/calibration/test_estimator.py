@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from calibration import estimator as estimator_module
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
 from calibration.features import situation_of_point
@@ -493,3 +494,26 @@ def test_a_change_to_how_the_logs_are_flushed_takes_the_wider_gain_interval() ->
         widths[name] = math.log(gain.high / gain.low)
         assert widths[name] == pytest.approx(high - low, abs=0.01), name
     assert widths["trx_commit"] > 2 * widths["pool"]
+
+
+def test_one_model_pass_gives_the_estimates_the_gain_and_every_effect(monkeypatch) -> None:
+    """The baseline, the recommendation and each setting changed alone go through the model in
+    one call, stacked as configurations under every parameter vector."""
+    calls = []
+    real = estimator_module.predict_rows
+
+    def counted(params, x):
+        calls.append((params.shape, max(getattr(v, "size", 1) for v in x.values())))
+        return real(params, x)
+
+    monkeypatch.setattr(estimator_module, "predict_rows", counted)
+    profile = parse_profile(raw_profile(current={"mycnf": "[mysqld]\ninnodb_io_capacity=200\n"}))
+    result = recommend(profile, estimator=ESTIMATOR)
+    assert result.estimate is not None
+    assert result.estimate.current is not None
+    assert result.estimate.gain is not None
+    assert len(calls) == 1
+    (vectors, _), configurations = calls[0]
+    assert vectors == 1 + len(CALIBRATION.loso_params)
+    effects = [s for s in result.settings if s.effect is not None and s.effect.high_pct != 0]
+    assert configurations >= 1 + len(effects)  # the baseline and each effect's own row

@@ -16,7 +16,6 @@ from calibration.measured_cpu import (
     shifted,
 )
 from calibration.model import REFERENCE_YEAR
-from calibration.refit_pass import RefitPass
 from rules.engine import recommend
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
@@ -60,8 +59,8 @@ def test_the_model_reproduces_the_measured_run_under_every_vector(raw) -> None:
     """The closed form holds: after the shift, the measured run's estimate is the measurement,
     for the fitted vector and each refit alike."""
     profile = parse_profile(raw)
-    shifts = capacity_shifts(profile, RefitPass(VECTORS, 2), year=REFERENCE_YEAR, corrections=None)
-    moved = RefitPass(shifted(VECTORS, shifts), 2)
+    shifts = capacity_shifts(profile, VECTORS, year=REFERENCE_YEAR, corrections=None)
+    moved = shifted(VECTORS, shifts)
     logs = measured_run_logs(profile, moved, year=REFERENCE_YEAR, corrections=None)
     measured = math.log(raw["hardware"]["measured_cpu"]["point_select_qps"])
     assert np.allclose(logs, measured, rtol=0, atol=1e-9)
@@ -147,7 +146,7 @@ def test_measuring_what_the_model_assumes_changes_no_estimate() -> None:
         }
     )
     profile = parse_profile(raw)
-    logs = measured_run_logs(profile, RefitPass(VECTORS, 2), year=REFERENCE_YEAR, corrections=None)
+    logs = measured_run_logs(profile, VECTORS, year=REFERENCE_YEAR, corrections=None)
     assumed = math.exp(logs[0])  # the fitted vector's rate
     assert _estimate(raw, assumed) == _estimate(raw, None)
     assert _estimate(raw, assumed * 1.5) != _estimate(raw, None)

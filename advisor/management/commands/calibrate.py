@@ -5,7 +5,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from advisor.calibration_admin.figures import bias, factor, targets
+from advisor.calibration_admin.figures import bias, factor, held_out_targets, targets
 from advisor.calibration_admin.runs import calibration_run_create
 from advisor.management.migrated import require_migrated
 from advisor.models import CalibrationRun
@@ -20,7 +20,7 @@ class Command(BaseCommand):
     help = (
         "Fit the throughput model on the shipped published benchmarks plus approved user "
         "measurements, write a versioned artifact, record the run, and print how honest its "
-        "80% intervals are under leave-one-source-out scoring."
+        "80% intervals are under leave-one-source-out and leave-one-lab-out scoring."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -60,6 +60,7 @@ def _lines(run: CalibrationRun) -> list[str]:
         "  targets: "
         + "; ".join(f"{text} {'met' if ok else 'MISSED'}" for text, ok in targets(report)),
         *_pair_lines(report),
+        *_held_out_lines(report),
         *_group_lines(report),
         "",
         "Error per source (each predicted by a fit without it):",
@@ -72,6 +73,56 @@ def _lines(run: CalibrationRun) -> list[str]:
             f"{row['coverage']:>8.2f}"
         )
     lines.append("  (bias: published against predicted; positive means the model predicted low)")
+    lines += _per_lab_lines(report)
+    return lines
+
+
+_YARDSTICKS = {"by_source": "leave-one-source-out", "by_lab": "leave-one-lab-out"}
+
+
+def _held_out_lines(report: dict[str, Any]) -> list[str]:
+    """Coverage and width held out by source and by lab, side by side, with their targets."""
+    held_out = report.get("held_out")
+    if not held_out:
+        return []
+    lines = ["", "Held out (80% intervals):"]
+    for key, name in _YARDSTICKS.items():
+        figures = held_out[key]
+        unit = "sources" if key == "by_source" else "labs (authors or organisations)"
+        lines.append(f"  {name}, {figures['units']} {unit}:")
+        for what in ("estimates", "gains"):
+            row = figures[what]
+            if not row["count"]:
+                continue
+            lines.append(
+                f"    {what:<9} {row['count']:>4}: coverage {row['coverage']:.3f}, "
+                f"median width ×{row['median_width_ratio']:.2f}"
+            )
+        lines.append(
+            "    targets: "
+            + "; ".join(
+                f"{text} {'met' if ok else 'MISSED'}" for text, ok in held_out_targets(figures)
+            )
+        )
+    return lines
+
+
+def _per_lab_lines(report: dict[str, Any]) -> list[str]:
+    by_lab = (report.get("held_out") or {}).get("by_lab")
+    if not by_lab:
+        return []
+    lines = [
+        "",
+        "Error per lab (each predicted by a fit without any of its sources):",
+        f"  {'lab':<40} {'sources':>7} {'points':>6} {'median error':>12} {'bias':>6} "
+        f"{'coverage':>8} {'width':>6}",
+    ]
+    for row in by_lab["per_lab"]:
+        lines.append(
+            f"  {row['lab']:<40} {row['sources']:>7} {row['points']:>6} "
+            f"{factor(row['median_abs_log_error']):>12} {bias(row['mean_log_error']):>6} "
+            f"{row['coverage']:>8.2f} {row['median_width_ratio']:>6.2f}"
+        )
     return lines
 
 

@@ -53,3 +53,27 @@ def test_approved_measurements_are_counted_in_the_report(make_measurement):
     make_measurement(status=Measurement.Status.APPROVED)
     make_measurement(status=Measurement.Status.PENDING)
     assert json.loads(calibrate("--json"))["points"] == before + 1
+
+
+def test_it_prints_the_leave_one_lab_out_figures_beside_the_leave_one_source_out_ones():
+    text = calibrate()
+    report = CalibrationRun.objects.get().report["held_out"]
+    assert "leave-one-lab-out" in text
+    by_lab = report["by_lab"]
+    for what in ("estimates", "gains"):
+        row = by_lab[what]
+        assert 0.0 <= row["coverage"] <= 1.0
+        assert row["median_width_ratio"] > 1.0
+        assert (
+            f"coverage {row['coverage']:.3f}, median width ×{row['median_width_ratio']:.2f}" in text
+        )
+    assert {"Callaghan", "Percona", "Schwenke"} <= {row["lab"] for row in by_lab["per_lab"]}
+    for row in by_lab["per_lab"]:
+        assert row["lab"] in text
+    assert report["by_source"]["estimates"]["coverage"] == CalibrationRun.objects.get().coverage
+
+
+def test_json_has_the_held_out_figures_by_source_and_by_lab(artifact_dir):
+    held_out = json.loads(calibrate("--json"))["held_out"]
+    assert held_out["by_source"]["units"] > held_out["by_lab"]["units"] >= 5
+    assert held_out["by_lab"]["estimates"]["count"] == held_out["by_source"]["estimates"]["count"]
