@@ -63,6 +63,8 @@ def _field_schema(spec: FieldSpec, *, inside_optional: bool) -> Schema:
     # A field that is not required may also be sent as null (validation reads it as absent).
     if not inside_optional and (spec.nullable or not spec.required):
         schema["nullable"] = True
+        if "enum" in schema:  # an enum still binds a nullable value (OpenAPI 3.0.3, "nullable")
+            schema["enum"].append(None)
     return schema
 
 
