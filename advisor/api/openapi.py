@@ -12,6 +12,7 @@ from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from advisor.api.examples import request_examples
 from advisor.api.profile_component import profile_schema
 from advisor.api.serializers import ErrorOutput
+from advisor.api.yaml_exports import YAML_EXPORTS
 from rules.jsonshape import component_ref
 from rules.render import CONTENT_TYPES, FORMATS, REGISTRY
 from rules.render.jsonout import RESULT_JSON, result_schema_components
@@ -81,18 +82,20 @@ AURORA_PARAMETER_GROUPS = {
     },
 }
 JSON_EXPORTS = {"rds-json": RDS_PARAMETER_GROUP, "aurora-json": AURORA_PARAMETER_GROUPS}
+# The exports a client parses (JSON, YAML) by their documents' shape; the others are text.
+DOCUMENT_EXPORTS = JSON_EXPORTS | YAML_EXPORTS
 
 
 def export_responses(
     status: int, fmts: tuple[str, ...], json_schema: Any
 ) -> dict[tuple[int, str], Any]:
-    """One response per export media type: the result JSON, or the text of an export; formats
-    that share a media type share its response (JSON: the result, the RDS or the Aurora
-    requests, as one flat oneOf)."""
+    """One response per export media type: the result JSON, the document of a JSON or YAML
+    export, or the text of another; formats that share a media type share its response (JSON:
+    the result, the RDS or the Aurora requests; YAML: the five documents, each a flat oneOf)."""
     responses: dict[tuple[int, str], Any] = {}
     for fmt in fmts:
         media_type = CONTENT_TYPES[fmt].split(";", 1)[0]
-        schema = json_schema if fmt == "json" else JSON_EXPORTS.get(fmt, OpenApiTypes.STR)
+        schema = json_schema if fmt == "json" else DOCUMENT_EXPORTS.get(fmt, OpenApiTypes.STR)
         key = (status, media_type)
         earlier = responses.get(key)
         if earlier is not None and earlier != schema:

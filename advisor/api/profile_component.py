@@ -63,6 +63,8 @@ def _field_schema(spec: FieldSpec, *, inside_optional: bool) -> Schema:
     # A field that is not required may also be sent as null (validation reads it as absent).
     if not inside_optional and (spec.nullable or not spec.required):
         schema["nullable"] = True
+        if "enum" in schema:  # an enum still binds a nullable value (OpenAPI 3.0.3, "nullable")
+            schema["enum"].append(None)
     return schema
 
 
@@ -189,12 +191,14 @@ def profile_schema() -> Schema:
 
 def as_json_schema(schema: Any) -> Any:
     """An OpenAPI 3.0 schema as plain JSON Schema: `nullable: true` becomes "or null", the one
-    keyword of this schema that JSON Schema lacks (the MCP tools and jsonschema need it so)."""
+    keyword of this schema that JSON Schema lacks (the MCP tools and jsonschema need it so),
+    except where an `enum` leaves null out, since the enum still binds (OpenAPI 3.0.3,
+    "nullable"; schemathesis reads request schemas so)."""
     if isinstance(schema, list):
         return [as_json_schema(s) for s in schema]
     if not isinstance(schema, dict):
         return schema
     out = {k: as_json_schema(v) for k, v in schema.items() if k != "nullable"}
-    if schema.get("nullable"):
+    if schema.get("nullable") and None in out.get("enum", [None]):
         return {"anyOf": [out, {"type": "null"}]}
     return out

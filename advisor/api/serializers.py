@@ -1,4 +1,5 @@
-"""Pieces every endpoint shares: the error shape and the profile reference."""
+"""Pieces every endpoint shares: the error shape, the profile reference, and input fields that
+take only the JSON type the schema gives them."""
 
 from __future__ import annotations
 
@@ -32,3 +33,27 @@ class ProfileField(serializers.Field):
 
     def to_representation(self, value: Any) -> Any:
         return value
+
+
+class StrictCharField(serializers.CharField):
+    """A text input that is a JSON string: DRF's CharField turns a number into its text, which
+    the schema (`type: string`) refuses."""
+
+    default_error_messages = {"text": "must be a string"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("text")
+        return str(super().to_internal_value(data))
+
+
+class StrictFloatField(serializers.FloatField):
+    """A number input that is a JSON number: DRF's FloatField also parses "1.5" and reads true
+    as 1.0, which the schema (`type: number`) refuses."""
+
+    default_error_messages = {"number": "must be a number"}  # noqa: RUF012
+
+    def to_internal_value(self, data: Any) -> float:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            self.fail("number")
+        return float(super().to_internal_value(data))

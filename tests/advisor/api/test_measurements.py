@@ -77,3 +77,24 @@ def test_settings_text_postgresql_cannot_store_is_refused(post_json, token):
     )
     assert response.status_code == 400
     assert list(response.json()["errors"]) == ["server_settings.innodb_io_capacity"]
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("notes", 0),  # what schemathesis sent: DRF's CharField stored it as "0"
+        ("source", 1.5),
+        ("metric", False),
+        ("random_read_iops", "1500"),  # DRF's FloatField parsed the text
+        ("random_write_iops", True),  # and read true as 1.0
+        ("value", "8200"),
+    ],
+)
+def test_a_value_of_another_json_type_than_the_schemas_is_refused_naming_it(
+    post_json, token, field, value
+):
+    body = {"kind": "fio", "profile": raw_profile(), "random_read_iops": 1500, field: value}
+    response = post_json(URL, body, token=token)
+    assert response.status_code == 400, response.content
+    assert list(response.json()["errors"]) == [field]
+    assert not Measurement.objects.exists()

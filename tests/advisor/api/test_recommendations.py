@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
 import pytest
+import yaml
 
+from advisor.api.examples import example_profile
 from advisor.models import Recommendation
 from advisor.recommendations.services import recommendation_compute
 from rules.errors import ProfileError
-from rules.render import render
+from rules.render import CONTENT_TYPES, render
 from rules.validation import parse_profile
 from tests.rules.profiles import (
     eight_core_read_write_measured_at_one_client_a_core,
@@ -245,3 +248,30 @@ def test_each_setting_says_whether_it_is_the_default_and_written(post_json):
     body = post_json(f"{URL}?store=false", raw_profile()).json()
     trx = next(s for s in body["settings"] if s["name"] == "innodb_flush_log_at_trx_commit")
     assert (trx["is_default"], trx["written"]) == (True, False)
+
+
+YAML_FORMATS = [f for f, content_type in CONTENT_TYPES.items() if "yaml" in content_type]
+
+
+def _yaml_schema(get, path: str, status: str) -> dict:
+    operation = json.loads(get("/api/v1/schema?format=json").content)["paths"][path]
+    post_or_get = operation.get("post") or operation["get"]
+    return post_or_get["responses"][status]["content"]["application/yaml"]["schema"]
+
+
+@pytest.mark.parametrize("fmt", YAML_FORMATS)
+def test_a_yaml_export_is_the_document_the_schema_declares(post_json, get, fmt):
+    """A client parses application/yaml; schemathesis found the ansible vars file declared as a
+    string while it parses to an object."""
+    profile = example_profile()  # what schemathesis sent
+    if fmt == "k8s-mariadb-operator":
+        profile = {**profile, "server": {"flavor": "mariadb", "version": "11.4"}}
+    created = post_json(f"{URL}?format={fmt}", profile)
+    assert created.status_code == 201, created.content
+    document = yaml.safe_load(created.content)
+    jsonschema.Draft4Validator(_yaml_schema(get, URL, "201")).validate(document)
+    path = "/api/v1/recommendations/{recommendation_id}/" + fmt
+    fetched = get(f"{created['Location']}/{fmt}")
+    jsonschema.Draft4Validator(_yaml_schema(get, path, "200")).validate(
+        yaml.safe_load(fetched.content)
+    )
