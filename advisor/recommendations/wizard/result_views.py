@@ -149,7 +149,12 @@ def result_download(
     try:
         text = (render_revert if revert else render)(result, fmt, base_url=_base_url(request))
     except OutputRefused as refused:
-        context = {"result": result, "fmt": fmt, "reason": str(refused)}
+        context = {
+            "result": result,
+            "fmt": fmt,
+            "reason": str(refused),
+            "wants_rds_list": refused.field == rds_list.RDS_FIELD,
+        }
         return TemplateResponse(request, "recommendations/refused.html", context, status=409)
     disposition = content_disposition_header(True, filename)
     return HttpResponse(

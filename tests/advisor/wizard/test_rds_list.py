@@ -15,9 +15,11 @@ from django.test import Client
 from advisor.models import Recommendation
 from advisor.recommendations.services import recommendation_compute, recommendation_create
 from advisor.recommendations.wizard.rds_list import MAX_LIST_BYTES
+from rules.render.jsonout import result_to_dict
 from rules.validation import parse_profile
 from tests.rules.profiles import raw_profile
 from tests.rules.rds_lists import NOT_LISTED, NOT_MODIFIABLE, engine_defaults
+from tests.rules.render.fixtures import refused_result
 
 pytestmark = pytest.mark.django_db
 FORM = 'id="rds-list"'
@@ -33,13 +35,18 @@ def rds_url(result) -> str:
 
 
 def test_a_result_without_a_list_offers_the_form_under_its_rds_files(client: Client) -> None:
-    page = client.get(stored().permalink).content.decode()
+    result = stored()
+    page = client.get(result.permalink).content.decode()
     assert page.count(FORM) == 1
     form = page.split(FORM, 1)[1].split("</form>", 1)[0]
     assert 'name="rds_file"' in form
     assert 'name="rds_text"' in form
     assert "csrfmiddlewaretoken" in form
     assert "on the result page the form under its RDS files" in page
+    for fmt in ("rds-json", "rds-terraform"):
+        refused = client.get(f"{result.permalink}download/{fmt}")
+        assert refused.status_code == 409
+        assert f'href="{result.permalink}#rds-list"' in refused.content.decode()
 
 
 def test_the_posted_list_gives_a_new_result_whose_rds_files_are_written(client: Client) -> None:
@@ -149,3 +156,18 @@ def test_posting_a_list_counts_against_the_page_rate(settings) -> None:
     refused = client.post(rds_url(result), {"rds_text": text})
     assert refused.status_code == 429
     assert "Retry-After" in refused
+
+
+def test_no_form_where_a_list_would_not_lift_the_refusal(client: Client) -> None:
+    """A server too old for any export: its RDS files are refused for its version, not a list."""
+    result = refused_result()
+    Recommendation.objects.create(
+        id=result.id,
+        profile=result.inputs,
+        result=result_to_dict(result),
+        ruleset_version=result.ruleset_version,
+        calibration_version="",
+    )
+    page = client.get(result.permalink).content.decode()
+    assert "Not written for this server" in page
+    assert FORM not in page
