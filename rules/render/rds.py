@@ -106,7 +106,8 @@ def refusal(family: str) -> str:
         "as the output of one command; run aws rds describe-engine-default-parameters "
         f"--db-parameter-group-family {family} --output json > params.json and pass the file "
         "with the profile (on the command line --rds-parameters params.json; in the API the "
-        "rds_parameters field next to the profile)"
+        "rds_parameters field next to the profile; on the result page the form under its RDS "
+        "files)"
     )
 
 

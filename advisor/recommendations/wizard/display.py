@@ -83,6 +83,7 @@ class Export:
     refused: str
     group: str = "server"  # server | os | deploy | data (rules.render.Format.group)
     revert_filename: str = ""  # its revert twin's name; empty without the current configuration
+    refused_field: str = ""  # the input that would lift the refusal (OutputRefused.field)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,15 +201,15 @@ def exports(result: Result, *, base_url: str) -> tuple[Export, ...]:
     by_name = {f.name: f for f in REGISTRY}
     for fmt in SHOWN_ORDER:
         entry = by_name[fmt]
-        text, refused = "", ""
+        text, refused, field = "", "", ""
         try:
             if fmt != "json":  # JSON is never refused, and a download only
                 text = render(result, fmt, base_url=base_url)
         except OutputRefused as problem:
-            refused = str(problem)
+            refused, field = str(problem), problem.field
         twin = revert_filename_for(result, fmt) if revertible else ""
         filename = filename_for(result, fmt)
-        items.append(Export(fmt, entry.label, filename, text, refused, entry.group, twin))
+        items.append(Export(fmt, entry.label, filename, text, refused, entry.group, twin, field))
     assert {item.fmt for item in items} == set(FORMATS)
     return tuple(items)
 

@@ -12,8 +12,11 @@ from advisor.recommendations.services import (
     recommendation_compute,
     recommendation_create,
     recommendation_get,
+    recommendation_store,
 )
+from advisor.recommendations.wizard import rds_list
 from advisor.recommendations.wizard.display import (
+    Export,
     estimate_bars,
     estimate_panel,
     exports,
@@ -30,7 +33,7 @@ from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
 from rules.bibliography import all_sources
 from rules.binlog import binary_log_on
 from rules.echo import profile_from_echo
-from rules.errors import OutputRefused
+from rules.errors import OutputRefused, ProfileError
 from rules.registry import all_rules
 from rules.render import (
     CONTENT_TYPES,
@@ -44,6 +47,9 @@ from rules.result import Change, Result, Setting
 from rules.revert import can_revert
 from rules.validation import parse_profile
 
+RDS_JSON = "rds-json"
+MAX_PROBLEMS_SHOWN = 20  # a list of 5,000 bad rows names each; the first few say what is wrong
+
 
 @require_GET
 @limited_by(get_cost)
@@ -53,14 +59,25 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
     context = {"result": result, "whatifs": offered, "comparison": comparison}
     if is_fragment(request):
         return TemplateResponse(request, "recommendations/result.html#whatif", context)
+    return _full_page(request, result, context)
+
+
+def _full_page(
+    request: HttpRequest, result: Result, context: dict[str, object], *, status: int = 200
+) -> TemplateResponse:
+    """The whole result page; `context` holds the what-if part and, after a refused RDS list,
+    its problems."""
     title = "Estimated throughput of the reference benchmark"
+    files = exports(result, base_url=_base_url(request))
     context |= {
         "summary": machine_summary(draft_from_profile(result.inputs)),
         "setting_groups": setting_groups(result),
         "has_current": result.inputs.get("current") is not None,
         "can_revert": can_revert(result),
         "os_items": os_rows(result),
-        "exports": exports(result, base_url=_base_url(request)),
+        "exports": files,
+        "rds_list_fmt": _rds_list_fmt(files),
+        "rds_list_max_kib": rds_list.MAX_LIST_BYTES // 1024,
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
         "interval_meaning": interval_meaning(
             result.estimate,
@@ -73,7 +90,14 @@ def result_page(request: HttpRequest, recommendation_id: str) -> TemplateRespons
             zip(("version", "rows", "undetected"), report_rows(result.inputs), strict=True)
         ),
     }
-    return TemplateResponse(request, "recommendations/result.html", context)
+    return TemplateResponse(request, "recommendations/result.html", context, status=status)
+
+
+def _rds_list_fmt(files: tuple[Export, ...]) -> str:
+    """The RDS export under which the form for the user's parameter list goes: rds-json when it
+    is refused for want of a list (the form would lift that), else none."""
+    wanting = {e.fmt for e in files if e.refused and e.refused_field == rds_list.RDS_FIELD}
+    return RDS_JSON if RDS_JSON in wanting else ""
 
 
 def _hardware(result: Result) -> dict[str, object]:
@@ -125,7 +149,12 @@ def result_download(
     try:
         text = (render_revert if revert else render)(result, fmt, base_url=_base_url(request))
     except OutputRefused as refused:
-        context = {"result": result, "fmt": fmt, "reason": str(refused)}
+        context = {
+            "result": result,
+            "fmt": fmt,
+            "reason": str(refused),
+            "wants_rds_list": refused.field == rds_list.RDS_FIELD,
+        }
         return TemplateResponse(request, "recommendations/refused.html", context, status=409)
     disposition = content_disposition_header(True, filename)
     return HttpResponse(
@@ -151,6 +180,36 @@ def whatif_save(request: HttpRequest, recommendation_id: str) -> HttpResponse:
     if chosen is None:
         return redirect(result.permalink)
     return redirect(recommendation_create(profile=chosen.profile).permalink)
+
+
+@require_POST
+@page_limited
+def result_rds_list(request: HttpRequest, recommendation_id: str) -> HttpResponse:
+    """This result again with the user's RDS parameter list kept (rules.render.rds): stored
+    under its own permalink, where the RDS files are written; a list that is not the command's
+    output shows the result page again with the problems, 400."""
+    result = _stored(recommendation_id)
+    try:
+        document = rds_list.read_list(rds_list.list_text(request.POST, request.FILES))
+        profile = parse_profile(profile_from_echo(result.inputs))
+        kept = recommendation_compute(
+            profile=profile, rds_parameters=document, rds_field=rds_list.RDS_FIELD
+        )
+    except rds_list.ListRefused as refused:
+        return _refused_list(request, result, [str(refused)])
+    except ProfileError as problem:
+        return _refused_list(request, result, problem.lines())
+    recommendation_store(result=kept)
+    return redirect(kept.permalink)
+
+
+def _refused_list(request: HttpRequest, result: Result, problems: list[str]) -> TemplateResponse:
+    pasted = request.POST.get(rds_list.PASTE, "")
+    keep = pasted if isinstance(pasted, str) and len(pasted) <= rds_list.MAX_LIST_BYTES else ""
+    offered, comparison = compare(result, "", recommendation_compute)
+    context: dict[str, object] = {"result": result, "whatifs": offered, "comparison": comparison}
+    context |= {"rds_list_problems": problems[:MAX_PROBLEMS_SHOWN], "rds_list_text": keep}
+    return _full_page(request, result, context, status=400)
 
 
 @require_GET
