@@ -10,14 +10,13 @@ value, and so does its provenance entry in the profile sent when the steps are d
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
-from django.core.files.uploadedfile import UploadedFile
 
+from advisor.recommendations.wizard.posted_json import PostedJson, PostedRefused, decoded
 from advisor.recommendations.wizard.steps import (
     CURRENT_TEXT,
     DRAFT_FIELD_CHARS,
@@ -49,10 +48,6 @@ SOURCE_LABELS = {
 _PASTED = ("current.variables", "current.mycnf", "current.show_variables")
 
 
-class ProbeRefused(Exception):
-    """Why a document cannot start the wizard, in one sentence naming what is wrong."""
-
-
 @dataclass(frozen=True, slots=True)
 class Mark:
     source: str  # a SOURCE_LABELS key
@@ -60,38 +55,19 @@ class Mark:
     label: str
 
 
-def document_text(posted: Mapping[str, Any], files: Mapping[str, UploadedFile]) -> str:
-    """The uploaded file's text, else the pasted text; ProbeRefused when too large or unreadable."""
-    upload = files.get(UPLOAD)
-    if upload is not None and upload.size:
-        if upload.size > MAX_PROBE_BYTES:
-            raise ProbeRefused(_too_large("The uploaded file"))
-        data = upload.read(MAX_PROBE_BYTES + 1)
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ProbeRefused("The uploaded file is not UTF-8 text.") from None
-    text = posted.get(PASTE, "")
-    text = text if isinstance(text, str) else ""
-    if len(text.encode("utf-8")) > MAX_PROBE_BYTES:
-        raise ProbeRefused(_too_large("The pasted text"))
-    if not text.strip():
-        raise ProbeRefused("Paste the probe's JSON or choose its file.")
-    return text
-
-
-def _too_large(what: str) -> str:
-    return f"{what} is larger than {MAX_PROBE_BYTES // 1024} KiB; a probe's JSON is far smaller."
+POSTED = PostedJson(
+    upload=UPLOAD,
+    paste=PASTE,
+    max_bytes=MAX_PROBE_BYTES,
+    what="a probe's JSON",
+    empty="Paste the probe's JSON or choose its file.",
+)
 
 
 def read_document(text: str) -> dict[str, Any]:
-    try:
-        document = json.loads(text)
-    except (ValueError, RecursionError) as problem:
-        where = f" (line {problem.lineno})" if isinstance(problem, json.JSONDecodeError) else ""
-        raise ProbeRefused(f"This is not valid JSON{where}.") from None
+    document = decoded(text)
     if not isinstance(document, dict):
-        raise ProbeRefused("A probe's JSON is one object, {...}, with server and hardware.")
+        raise PostedRefused("A probe's JSON is one object, {...}, with server and hardware.")
     return document
 
 
@@ -112,7 +88,7 @@ def start_from(document: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]
     """(the draft, the report the session keeps) for a probe's document."""
     problems = _report_problems(document)
     if problems:
-        raise ProbeRefused("The probe's report is not valid: " + " ".join(problems[:3]))
+        raise PostedRefused("The probe's report is not valid: " + " ".join(problems[:3]))
     draft = draft_from_profile(_as_paste(document))
     provenance = document.get("provenance") or {}
     marks: dict[str, dict[str, str]] = {}

@@ -24,6 +24,7 @@ from advisor.recommendations.wizard.display import (
     os_rows,
     setting_groups,
 )
+from advisor.recommendations.wizard.posted_json import PostedRefused
 from advisor.recommendations.wizard.probe import report_rows
 from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draft_save
 from advisor.recommendations.wizard.summary import machine_summary
@@ -190,12 +191,12 @@ def result_rds_list(request: HttpRequest, recommendation_id: str) -> HttpRespons
     output shows the result page again with the problems, 400."""
     result = _stored(recommendation_id)
     try:
-        document = rds_list.read_list(rds_list.list_text(request.POST, request.FILES))
+        document = rds_list.read_list(rds_list.POSTED.text(request.POST, request.FILES))
         profile = parse_profile(profile_from_echo(result.inputs))
         kept = recommendation_compute(
             profile=profile, rds_parameters=document, rds_field=rds_list.RDS_FIELD
         )
-    except rds_list.ListRefused as refused:
+    except PostedRefused as refused:
         return _refused_list(request, result, [str(refused)])
     except ProfileError as problem:
         return _refused_list(request, result, problem.lines())

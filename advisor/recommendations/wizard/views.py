@@ -20,6 +20,7 @@ from advisor.recommendations.services import recommendation_create
 from advisor.recommendations.wizard import probe
 from advisor.recommendations.wizard.display import short_citation
 from advisor.recommendations.wizard.forms import StepForm
+from advisor.recommendations.wizard.posted_json import PostedRefused
 from advisor.recommendations.wizard.presets import PRESETS, PRESETS_BY_SLUG
 from advisor.recommendations.wizard.steps import (
     CURRENT_FORM,
@@ -85,9 +86,9 @@ def _index(request: HttpRequest, *, problem: str = "", pasted: str = "") -> Temp
 def probe_load(request: HttpRequest) -> HttpResponse:
     """Start from a probe: its JSON, pasted or uploaded, opens the steps pre-filled and marked."""
     try:
-        text = probe.document_text(request.POST, request.FILES)
+        text = probe.POSTED.text(request.POST, request.FILES)
         draft, report = probe.start_from(probe.read_document(text))
-    except probe.ProbeRefused as refused:
+    except PostedRefused as refused:
         pasted = request.POST.get(probe.PASTE, "")
         keep = pasted if isinstance(pasted, str) and len(pasted) <= probe.MAX_PROBE_BYTES else ""
         return _index(request, problem=str(refused), pasted=keep)

@@ -131,7 +131,9 @@ def test_too_large_a_paste_or_file_is_refused_naming_the_limit(client):
     upload = SimpleUploadedFile("probe.json", b" " * (MAX_PROBE_BYTES + 1), "application/json")
     assert "uploaded file is larger" in _refused(client, {"probe_file": upload})
     binary = SimpleUploadedFile("probe.json", b"\xff\xfe\x00bad", "application/json")
-    assert "not UTF-8" in _refused(client, {"probe_file": binary})
+    assert "uploaded file is binary" in _refused(client, {"probe_file": binary})
+    latin = SimpleUploadedFile("probe.json", b'{"a": "caf\xe9"}', "application/json")
+    assert "not UTF-8" in _refused(client, {"probe_file": latin})
 
 
 def test_an_invalid_report_is_refused_naming_the_field_without_echoing_secrets(client):
