@@ -1,4 +1,4 @@
-"""Django settings, all read from the environment (see README "Configuration" and .env.example).
+"""Django settings, all read from the environment (see docs/configuration.md and .env.example).
 
 With no environment at all and DJANGO_DEBUG on (what `make run` does) this is a working dev setup:
 SQLite in the project folder, Celery tasks run in-process, an insecure dev secret key. With

@@ -1479,7 +1479,7 @@ def open_directory(path: str) -> int:
 def fio_user(directory: os.stat_result, euid: int, where: str) -> tuple | None:
     """(uid, gid) fio runs as, or None for this process's own user.
 
-    Run as root (`sudo advisor-probe --fio`, as the README shows it) in a directory another user
+    Run as root (`sudo advisor-probe --fio`, docs/probe.md) in a directory another user
     owns - the datadir, owned by mysql wherever a package installed the server - the test file
     is handed to that owner and fio runs as them: what fio then writes, the owner could write
     anyway. Refusing instead would make --fio useless where it is used most; the file itself is
