@@ -17,7 +17,6 @@ from rules.registry import OS_RULES, SETTING_RULES
 from rules.result import Change, Estimates, OsItem, Result, Setting
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
 from rules.storage import array_capability
-from rules.template import fill
 from rules.throughput_estimates import NO_EFFECT_FIELDS, SettingDraft, with_estimates
 from rules.variable_table import VariableFacts, variable_table
 from rules.version import SUPPORTED_RANGE_TEXT, Support, support_of
@@ -142,8 +141,8 @@ def _settle(
             dynamic,
             variable.note_now if dynamic else variable.note_restart,
             rule.id,
-            fill(case.reason, facts),
-            fill(case.explanation, facts),
+            case.reason.format_map(facts),
+            case.explanation.format_map(facts),
             case.evidence,
         ),
     )
@@ -158,14 +157,14 @@ def _os_item(rule: OsRule, proposal: OsProposal, ctx: Context) -> OsItem:
         value=proposal.value,
         devices=proposal.devices,
         rule=rule.id,
-        explanation=fill(case.explanation, proposal.facts),
+        explanation=case.explanation.format_map(proposal.facts),
         evidence=case.evidence,
         commands=proposal.commands,
         persist=proposal.persist,
         persist_path=proposal.persist_path,
         current=current,
         change=None if current is None else change_between(current, proposal.value, "enum"),
-        reason=fill(case.reason, proposal.facts),
+        reason=case.reason.format_map(proposal.facts),
     )
 
 
