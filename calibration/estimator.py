@@ -30,7 +30,6 @@ from calibration.points import UNITS
 from calibration.refit_pass import RefitPass
 from calibration.server_config import ConfigValue
 from rules.estimator_interface import Assessment
-from rules.frozen import quick_new
 from rules.profile import Profile
 from rules.result import Effect, Estimate
 
@@ -40,8 +39,6 @@ LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave w
 NO_TERM = "the model has no term for this setting"
 NO_EFFECT = Effect(low_pct=0.0, high_pct=0.0)  # a modelled value equal to the baseline's
 _PER_CORE = "clients_per_core"  # the one column of load_beyond_price's range
-# Effect(...) and Estimate(...), cheaper (rules.frozen): ~9 effects and 3 estimates an assessment
-_new_effect, _new_estimate = quick_new(Effect), quick_new(Estimate)
 
 
 class CalibratedEstimator:
@@ -146,7 +143,7 @@ class CalibratedEstimator:
         for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True)):
             why = _why_large(hi, binding[0], binding[2 + i])
             # + 0.0: a change that rounds to nothing is 0.0, not -0.0, in the API's JSON too
-            effects[name] = _new_effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0, why)
+            effects[name] = Effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0, why)
         return Assessment(
             recommended=self._interval(
                 kind, after, binding[1], inside, machine.disks, outside=reasons
@@ -229,7 +226,7 @@ class CalibratedEstimator:
         low, high = bounds_for(self._calibration.bounds, group)
         if not inside:
             low, high = widened(low, high, self._calibration.out_of_domain_widening)
-        return _new_estimate(
+        return Estimate(
             unit=UNITS[kind],
             low=_round(math.exp(centre + low)),
             high=_round(math.exp(centre + high)),
@@ -259,7 +256,7 @@ class CalibratedEstimator:
         low, high = ratio_bounds_for(ratios, kind, sync_path=sync_path)
         if not inside:
             low, high = widened(low, high, self._calibration.gain_out_of_domain_widening)
-        return _new_estimate(
+        return Estimate(
             unit="x",
             low=_round(math.exp(centre + low)),
             high=_round(math.exp(centre + high)),

@@ -42,7 +42,6 @@ from calibration.server_config import (
 from rules.binlog import binary_log_on
 from rules.currentvalues import is_off
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
-from rules.frozen import quick_init, quick_new
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability
 from rules.units import GIB
@@ -100,7 +99,6 @@ UNMODELLED_WHY: dict[str, str] = {
 }
 
 
-@quick_init  # built for every estimate
 @dataclass(frozen=True, slots=True)
 class Situation:
     """One machine under one configuration, in the model's terms."""
@@ -131,7 +129,6 @@ class Situation:
     disks: bool = False  # spinning disks: the estimate takes their interval (calibration.interval)
 
 
-_new_situation = quick_new(Situation)  # Situation(...), cheaper (rules.frozen)
 Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
 
 
@@ -357,7 +354,7 @@ def _situation(
         storage, flush_neighbors, dirty_pct or DEFAULT_MAX_DIRTY_PCT, pool_to_data
     )
     io_factor = io_factor_of(storage, layout_of(storage), kind, read_ahead_on, scheduler)
-    return _new_situation(
+    return Situation(
         kind=kind,
         read_iops=read_iops,
         write_iops=write_iops,

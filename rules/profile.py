@@ -25,7 +25,6 @@ from rules.enums import (
     WorkloadKind,
 )
 from rules.field_spec import Kind, accepts, input_text_of, omit_when_absent, values_of
-from rules.frozen import quick_init
 from rules.units import GIB
 from rules.version import ServerVersion, parse_version
 from rules.volumes import (
@@ -40,7 +39,6 @@ KERNEL_RELEASE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$")
 _BBU = ControllerCache.WRITE_BACK_BBU
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Server:
     flavor: Flavor = field(
@@ -60,7 +58,6 @@ class Server:
     version_text: str = field(metadata=input_text_of("version"))
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class MeasuredIops:
     random_read: float = field(
@@ -85,7 +82,6 @@ class MeasuredIops:
     )
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Storage:
     media: Media = field(
@@ -200,7 +196,6 @@ class Storage:
         return self.controller_cache is _BBU
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Kernel:
     major: int
@@ -215,7 +210,6 @@ def kernel_from_text(text: str) -> Kernel:
     return Kernel(int(match.group(1)), int(match.group(2)), text)
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class MeasuredCpu:
     """The server's own CPU speed: point selects on cached data, as sysbench oltp_point_select
@@ -245,7 +239,6 @@ class MeasuredCpu:
     )
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Hardware:
     ram_gb: float = field(
@@ -338,7 +331,6 @@ class Hardware:
         return self.ram_bytes
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Workload:
     kind: WorkloadKind = field(
@@ -409,7 +401,6 @@ class Workload:
         return int(self.data_size_gb * GIB)
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Current:
     """What the server runs today, normalised: lower-case underscore names to raw string values."""
@@ -421,7 +412,6 @@ class Current:
     dropped: int = 0  # pasted variables the advisor does not read, dropped unstored
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Options:
     """How the result is written, not what the server is."""
@@ -479,7 +469,6 @@ class Probe:
     )
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Profile:
     server: Server

@@ -8,7 +8,6 @@ field is one line here; `rules.render.jsonout` writes and reads it and describes
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.frozen import quick_init
 from rules.jsonshape import doc
 
 
@@ -27,7 +26,6 @@ class Evidence:
     finding: str
 
 
-@quick_init  # built for every modelled setting of every estimate
 @dataclass(frozen=True, slots=True)
 class Effect:
     """Estimated throughput change of one setting alone, in percent, as a range."""
@@ -42,7 +40,6 @@ class Effect:
     )
 
 
-@quick_init  # built ~20 times per recommendation
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Setting:
     name: str
@@ -91,7 +88,6 @@ class Setting:
     )
 
 
-@quick_init  # built for every OS item of every recommendation
 @dataclass(frozen=True, slots=True, kw_only=True)
 class OsItem:
     name: str
@@ -112,7 +108,6 @@ class OsItem:
     change: Change | None = None
 
 
-@quick_init  # built three times per estimate
 @dataclass(frozen=True, slots=True)
 class Estimate:
     unit: str
@@ -130,7 +125,6 @@ class Estimate:
     )
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Estimates:
     """The recommended configuration's estimate; with the current configuration known, its
@@ -151,7 +145,6 @@ class Estimates:
     )
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Result:
     id: str

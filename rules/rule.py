@@ -4,7 +4,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rules.catalog import ServerCatalog
-from rules.frozen import quick_init
 from rules.profile import Profile
 from rules.result import Evidence
 from rules.storage import ArrayCapability
@@ -24,7 +23,6 @@ class Case:
     evidence: tuple[Evidence, ...]
 
 
-@quick_init  # built ~20 times per recommendation
 @dataclass(frozen=True, slots=True)
 class Proposal:
     name: str  # the variable the version uses for this decision
@@ -72,7 +70,6 @@ class Rule:
         return tuple(dict.fromkeys(keys))
 
 
-@quick_init  # built for every OS item of every recommendation
 @dataclass(frozen=True, slots=True)
 class OsProposal:
     name: str
