@@ -286,7 +286,7 @@ def _as_is(value: Any) -> Any:
 def echo(obj: Any, *, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The inputs that made `obj`, normalised, in the contract's nesting (None sections as None)."""
     out: dict[str, Any] = {}
-    for name, omit_absent, text_of, spec, section in _echo_plan(type(obj)):
+    for name, omit_absent, text_of, spec, section in _echo_plan(obj.__class__):
         if name in skip or not (spec or section):
             continue
         value = getattr(obj, name)
