@@ -79,7 +79,7 @@ class CalibratedEstimator:
             year=self._year,
             corrections=self._calibration.device_corrections,
         )
-        kind = profile.workload.kind._value_
+        kind = profile.workload.kind.value
         offset = self._calibration.cpu_cost_offsets.get(kind, 0.0)
         moved = with_kind_offset(shifted(self._all_params, shifts), kind, offset)
         return RefitPass(moved, width=PASS_WIDTH)
@@ -121,7 +121,7 @@ class CalibratedEstimator:
             profile, configs, year=self._year, corrections=self._calibration.device_corrections
         )
         logs, binding = self._pass_for(profile).run(machine, rows)
-        kind = profile.workload.kind._value_  # .value (rules.enums)
+        kind = profile.workload.kind.value
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         domain = self._calibration.domain
         seen = self.load_beyond_price(profile)
@@ -290,7 +290,7 @@ class CalibratedEstimator:
         machine = measured_loads(profile)
         if machine is None:
             return None
-        loads = self._calibration.cpu_cost_loads.get(profile.workload.kind._value_)
+        loads = self._calibration.cpu_cost_loads.get(profile.workload.kind.value)
         if loads is None:
             return None
         ranges = {_PER_CORE: loads}

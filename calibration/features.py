@@ -47,10 +47,6 @@ from rules.storage import array_capability
 from rules.units import GIB
 
 KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
-# Members as module constants: cheaper than the class attributes (rules.enums), ~30 reads an
-# estimate
-_HDD, _NETWORK_SSD = Media.HDD, Media.NETWORK_SSD
-_BULK_INSERT = WorkloadKind.BULK_INSERT.value
 FloatArray = npt.NDArray[np.float64]
 
 DEFAULT_MAX_DIRTY_PCT = 90.0
@@ -188,7 +184,7 @@ def situation_of_profile(
     config = with_server_defaults(profile, config)
     storage = profile.hardware.storage
     pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
-    kind = profile.workload.kind._value_  # .value (rules.enums)
+    kind = profile.workload.kind.value
     binlog = binary_log_on(profile)
     return _situation(
         kind=kind,
@@ -337,13 +333,13 @@ def _situation(
     if storage.measured_iops is None:
         # Under a change buffer the insert benchmark's reads are the merges' (calibration.model),
         # which background threads issue many at a time: a full queue whatever the clients.
-        merges = kind == _BULK_INSERT and change_buffer
+        merges = kind == WorkloadKind.BULK_INSERT.value and change_buffer
         queue = math.inf if merges else concurrency
         read_iops, write_iops = queued_iops(storage, read_iops, write_iops, queue)
     # Approved fio submissions correct the device model; a network volume's rate is what was
     # provisioned, not a model of its devices, so it stays as given.
-    if storage.measured_iops is None and storage.media is not _NETWORK_SSD:
-        media = storage.media._value_  # .value (rules.enums)
+    if storage.measured_iops is None and storage.media is not Media.NETWORK_SSD:
+        media = storage.media.value
         read_iops *= math.exp(corrections.get(f"{media}_read", 0.0))
         write_iops *= math.exp(corrections.get(f"{media}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
@@ -377,5 +373,5 @@ def _situation(
         io_capacity=io_capacity,
         change_buffer=change_buffer,
         mysql_8=mysql_8,
-        disks=storage.media is _HDD,
+        disks=storage.media is Media.HDD,
     )

@@ -35,8 +35,6 @@ from rules.volumes import (
 )
 
 KERNEL_RELEASE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$")
-# A module constant: cheaper than the class attribute (rules.enums)
-_BBU = ControllerCache.WRITE_BACK_BBU
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +191,7 @@ class Storage:
 
     @property
     def has_protected_write_cache(self) -> bool:
-        return self.controller_cache is _BBU
+        return self.controller_cache is ControllerCache.WRITE_BACK_BBU
 
 
 @dataclass(frozen=True, slots=True)
