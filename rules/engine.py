@@ -3,7 +3,6 @@
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import replace
 
 from rules.audit import audit, session_buffer_warnings
 from rules.catalog import ServerCatalog, catalog_for
@@ -14,7 +13,7 @@ from rules.enums import ControllerCache, FlashClass
 from rules.estimator_interface import Estimator
 from rules.profile import Profile
 from rules.registry import OS_RULES, SETTING_RULES
-from rules.result import Change, Estimates, OsItem, Result, Setting
+from rules.result import Change, Estimates, OsItem, Result, Setting, SettingFields
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
 from rules.storage import array_capability
 from rules.throughput_estimates import with_estimates
@@ -35,14 +34,14 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         array_capability(profile.hardware.storage),
     )
     warnings = _profile_warnings(profile) + audit(profile, ctx.catalog)
-    settings: list[Setting] = []
+    settled: list[SettingFields] = []
     table = variable_table(ctx.catalog)
     for rule in SETTING_RULES:
         for proposal in rule.compute(ctx):
-            setting = _settle(rule, proposal, ctx, table, warnings)
-            if setting is not None:
-                settings.append(setting)
-                ctx.decided[proposal.name] = setting.value
+            fields = _settle(rule, proposal, ctx, table, warnings)
+            if fields is not None:
+                settled.append(fields)
+                ctx.decided[proposal.name] = fields["value"]
             warnings.extend(proposal.warnings)
     pool = ctx.decided.get("innodb_buffer_pool_size")
     warnings.extend(session_buffer_warnings(profile, int(pool) if pool is not None else None))
@@ -52,20 +51,21 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         warnings.append(refused)
     calibration = estimator.calibration_version if estimator is not None else None
     estimate: Estimates | None = None
-    if estimator is not None:
-        estimate, effects = with_estimates(profile, settings, os_items, ctx.catalog, estimator)
-        settings = [
-            replace(s, effect=effects[s.name][0], effect_note=effects[s.name][1])
-            if s.name in effects
-            else s
-            for s in settings
-        ]
+    if estimator is None:
+        settings = tuple(Setting(**fields) for fields in settled)
+    else:
+        estimate, effects = with_estimates(profile, settled, os_items, ctx.catalog, estimator)
+        built: list[Setting] = []
+        for fields in settled:
+            effect, note = effects.get(fields["name"], (None, None))
+            built.append(Setting(**fields, effect=effect, effect_note=note))
+        settings = tuple(built)
     return Result(
         id=_result_id(profile, calibration),
         ruleset_version=RULESET_VERSION,
         calibration_version=calibration,
         inputs=profile.raw,
-        settings=tuple(settings),
+        settings=settings,
         os=os_items,
         estimate=estimate,
         warnings=tuple(dict.fromkeys(warnings)),
@@ -79,9 +79,9 @@ def _settle(
     ctx: Context,
     table: Mapping[str, VariableFacts],
     warnings: list[str],
-) -> Setting | None:
-    """Check the proposal against the version's catalog and attach text and the current value
-    (the estimator adds the effect later)."""
+) -> SettingFields | None:
+    """Check the proposal against the version's catalog and gather the setting's text and
+    current value (the estimate comes later; the engine then builds the Setting)."""
     name = proposal.name
     variable = table.get(name)
     if variable is None:
@@ -119,7 +119,7 @@ def _settle(
         version_default = matches_default(variable.default, value)
     needed = current is not None and change is not Change.KEEP
     dynamic = variable.spec.dynamic and not proposal.restart
-    return Setting(
+    return SettingFields(
         name=name,
         value=value,
         kind=rule.kind,

@@ -7,6 +7,7 @@ field is one line here; `rules.render.jsonout` writes and reads it and describes
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TypedDict
 
 from rules.jsonshape import doc
 
@@ -86,6 +87,28 @@ class Setting:
         default=None,
         metadata=doc("With estimates and no effect: why the model cannot estimate this setting."),
     )
+
+
+class SettingFields(TypedDict):
+    """A Setting's fields before the estimate: the engine gathers them, the estimator reads the
+    values and current values, and the Setting is built once with its effect. Building it first
+    and replacing it with its effect cost 6.9 us a setting against 3.2 us for one build
+    (timeit, 21 settings a result)."""
+
+    name: str
+    value: int | float | str
+    kind: str
+    current: str | None
+    current_is_default: bool
+    change: Change | None
+    is_default: bool
+    written: bool
+    dynamic: bool
+    apply_note: str
+    rule: str
+    reason: str
+    explanation: str
+    evidence: tuple[Evidence, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -9,7 +9,7 @@ from rules.catalog import ServerCatalog
 from rules.current.server_numbers import parse_number
 from rules.estimator_interface import Assessment, ConfigValue, Estimator
 from rules.profile import Profile
-from rules.result import Effect, Estimate, Estimates, OsItem, Setting
+from rules.result import Effect, Estimate, Estimates, OsItem, SettingFields
 
 # What the estimate adds to one Setting, as its last two fields: (its effect, None), or (None,
 # why there is none).
@@ -18,13 +18,13 @@ EffectFields = tuple[Effect | None, str | None]
 
 def with_estimates(
     profile: Profile,
-    settings: Sequence[Setting],
+    settings: Sequence[SettingFields],
     os_items: Sequence[OsItem],
     catalog: ServerCatalog,
     estimator: Estimator,
 ) -> tuple[Estimates, dict[str, EffectFields]]:
     """The estimates, and each setting's effect fields by name (absent: neither)."""
-    recommended: dict[str, ConfigValue] = {s.name: s.value for s in settings}
+    recommended: dict[str, ConfigValue] = {s["name"]: s["value"] for s in settings}
     recommended.update({item.name: item.value for item in os_items})
     baseline = _baseline(profile, settings, catalog)
     measured = profile.workload.measured_throughput
@@ -61,18 +61,18 @@ def significant(value: float, digits: int = 3) -> float:
 
 
 def _baseline(
-    profile: Profile, settings: Sequence[Setting], catalog: ServerCatalog
+    profile: Profile, settings: Sequence[SettingFields], catalog: ServerCatalog
 ) -> dict[str, ConfigValue]:
     """What runs today: the pasted values, else the version's defaults."""
     config: dict[str, ConfigValue] = {}
     for setting in settings:
-        name, text = setting.name, setting.current
+        name, text = setting["name"], setting["current"]
         if text is None:
             default = catalog.default(name)
             if default is not None:
                 config[name] = default
             continue
-        number = parse_number(text) if setting.kind != "enum" else None
+        number = parse_number(text) if setting["kind"] != "enum" else None
         config[name] = number if number is not None else text
     if profile.current is not None and "io_scheduler" in profile.current.os:
         config["io_scheduler"] = profile.current.os["io_scheduler"]
