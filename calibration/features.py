@@ -95,7 +95,7 @@ UNMODELLED_WHY: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built per estimate, never changed (rules.rule.Proposal)
 class Situation:
     """One machine under one configuration, in the model's terms."""
 
