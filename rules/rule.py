@@ -27,9 +27,10 @@ class Case:
 class Proposal:
     """One rule's decision for one variable. Not frozen: a recommendation builds ~40 of these
     and its OsProposals, reads them once and drops them, and nothing assigns to them (a frozen
-    constructor sets each field through object.__setattr__; with OsProposal and
-    calibration.features.Situation not frozen, the callgrind count of parse + recommend + estimate +
-    JSON went from 7.10 M to 6.24 M instructions)."""
+    constructor sets each field through object.__setattr__). With OsProposal and
+    calibration.features.Situation also not frozen, each Setting built once and to_json's
+    attrgetter, parse + recommend + estimate + JSON went from 7.56 M to 6.25 M instructions
+    (callgrind, PYTHONHASHSEED=0, 10 rounds of the benchmarks.engine scenarios)."""
 
     name: str  # the variable the version uses for this decision
     value: ConfigValue
