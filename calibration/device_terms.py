@@ -17,9 +17,6 @@ from rules.profile import Storage
 from rules.storage import device_facts
 from rules.volumes import NETWORK_READ_LATENCY_S
 
-# Members as module constants: cheaper than the class attributes (rules.enums)
-_HDD, _NETWORK_SSD = Media.HDD, Media.NETWORK_SSD
-
 # Settings whose published effect the model applies as a fixed multiplier on the IO term.
 # Linux schedulers on a battery-backed 8-disk RAID10 (percona-2009-schedulers): cfq 2793.5 and
 # anticipatory 1465 against ~6550 TPM for noop/deadline.
@@ -63,7 +60,7 @@ def queued_iops(
     queued) is kept where it is the higher, so a protected cache never gives fewer writes
     than none. Flash takes its queued 16 KiB rates per device, scaled as the array scales the
     one-at-a-time ones."""
-    if storage.media is _HDD:
+    if storage.media is Media.HDD:
         depth = max(queue / storage.device_count, 1.0)
         reach = min(math.log2(depth) / math.log2(QUEUED_HDD_FULL_DEPTH), 1.0)
         reads = read_iops * (1.0 + (QUEUED_HDD_FACTOR - 1.0) * reach)
@@ -91,7 +88,7 @@ def neighbour_pages(
     of its neighbours, the other 63 pages of its extent hold 63 q dirty ones (2: the whole
     extent), and the dirty run through it is 1 + 2 q / (1 - q) pages long (1: contiguous only),
     at most the extent."""
-    if storage.media is not _HDD or flush_neighbors <= 0:
+    if storage.media is not Media.HDD or flush_neighbors <= 0:
         return 1.0
     q = min(dirty_pct / 100.0 * pool_to_data, 1.0)
     if flush_neighbors >= 2:
@@ -105,14 +102,14 @@ def fsync_costs_writes(storage: Storage) -> bool:
     """Whether skipping the data files' fsync speeds up the modelled page writes: on flash
     (a disk's seek dwarfs the fsync), with no protected cache, and not for a measured rate."""
     return (
-        storage.media is not _HDD
+        storage.media is not Media.HDD
         and not storage.has_protected_write_cache
         and storage.measured_iops is None
     )
 
 
 def layout_of(storage: Storage) -> str:
-    if storage.media is not _HDD:
+    if storage.media is not Media.HDD:
         return "flash"
     return "single" if storage.device_count == 1 else "array"
 
@@ -121,7 +118,9 @@ def io_factor_of(
     storage: Storage, layout: str, kind: str, read_ahead_on: bool, scheduler: str
 ) -> float:
     """The published setting multipliers on the IO terms: the disk scheduler and read-ahead."""
-    factor = SCHEDULER_IO_FACTOR.get(scheduler.split(" ")[0], 1.0) if storage.media is _HDD else 1.0
+    factor = (
+        SCHEDULER_IO_FACTOR.get(scheduler.split(" ")[0], 1.0) if storage.media is Media.HDD else 1.0
+    )
     if read_ahead_on and kind in READ_AHEAD_KINDS:
         factor *= READ_AHEAD_ON_IO_FACTOR[layout]
     return factor
@@ -130,8 +129,8 @@ def io_factor_of(
 def read_latency_of(storage: Storage, read_iops: float) -> float:
     """One read at queue depth 1: a disk's service time (1 / its IOPS), flash's published one,
     a network volume's round trip (the 1 ms the calibration's EBS rows use)."""
-    if storage.media is _HDD:
+    if storage.media is Media.HDD:
         return storage.device_count / max(read_iops, 1.0)
-    if storage.media is _NETWORK_SSD:
+    if storage.media is Media.NETWORK_SSD:
         return NETWORK_READ_LATENCY_S
     return FLASH_READ_LATENCY_S[storage.media]

@@ -34,7 +34,6 @@ from calibration.outside import beyond_kind, beyond_price
 from calibration.points import UNITS
 from calibration.server_config import ConfigValue
 from rules.estimator_interface import Assessment
-from rules.frozen import quick_new
 from rules.profile import Profile
 from rules.result import Effect, Estimate
 
@@ -43,8 +42,6 @@ LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave w
 NO_TERM = "the model has no term for this setting"
 NO_EFFECT = Effect(low_pct=0.0, high_pct=0.0)  # a modelled value equal to the baseline's
 _PER_CORE = "clients_per_core"  # the one column of load_beyond_price's range
-# Effect(...) and Estimate(...), cheaper (rules.frozen): ~9 effects and 3 estimates an assessment
-_new_effect, _new_estimate = quick_new(Effect), quick_new(Estimate)
 
 
 class CalibratedEstimator:
@@ -82,7 +79,7 @@ class CalibratedEstimator:
             year=self._year,
             corrections=self._calibration.device_corrections,
         )
-        kind = profile.workload.kind._value_
+        kind = profile.workload.kind.value
         offset = self._calibration.cpu_cost_offsets.get(kind, 0.0)
         return with_kind_offset(shifted(self._all_params, shifts), kind, offset)
 
@@ -125,7 +122,7 @@ class CalibratedEstimator:
             profile, configs, year=self._year, corrections=self._calibration.device_corrections
         )
         logs, binding = _model_pass(self._params_for(profile), machine, rows)
-        kind = profile.workload.kind._value_  # .value (rules.enums)
+        kind = profile.workload.kind.value
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         domain = self._calibration.domain
         seen = self.load_beyond_price(profile)
@@ -147,7 +144,7 @@ class CalibratedEstimator:
         for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True)):
             why = _why_large(hi, binding[0], binding[2 + i])
             # + 0.0: a change that rounds to nothing is 0.0, not -0.0, in the API's JSON too
-            effects[name] = _new_effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0, why)
+            effects[name] = Effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0, why)
         return Assessment(
             recommended=self._interval(
                 kind, after, binding[1], inside, machine.disks, outside=reasons
@@ -230,7 +227,7 @@ class CalibratedEstimator:
         low, high = bounds_for(self._calibration.bounds, group)
         if not inside:
             low, high = widened(low, high, self._calibration.out_of_domain_widening)
-        return _new_estimate(
+        return Estimate(
             unit=UNITS[kind],
             low=_round(math.exp(centre + low)),
             high=_round(math.exp(centre + high)),
@@ -260,7 +257,7 @@ class CalibratedEstimator:
         low, high = ratio_bounds_for(ratios, kind, sync_path=sync_path)
         if not inside:
             low, high = widened(low, high, self._calibration.gain_out_of_domain_widening)
-        return _new_estimate(
+        return Estimate(
             unit="x",
             low=_round(math.exp(centre + low)),
             high=_round(math.exp(centre + high)),
@@ -294,7 +291,7 @@ class CalibratedEstimator:
         machine = measured_loads(profile)
         if machine is None:
             return None
-        loads = self._calibration.cpu_cost_loads.get(profile.workload.kind._value_)
+        loads = self._calibration.cpu_cost_loads.get(profile.workload.kind.value)
         if loads is None:
             return None
         ranges = {_PER_CORE: loads}

@@ -42,16 +42,11 @@ from calibration.server_config import (
 from rules.binlog import binary_log_on
 from rules.currentvalues import is_off
 from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
-from rules.frozen import quick_init, quick_new
 from rules.profile import MeasuredIops, Profile, Storage
 from rules.storage import array_capability
 from rules.units import GIB
 
 KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)
-# Members as module constants: cheaper than the class attributes (rules.enums), ~30 reads an
-# estimate
-_HDD, _NETWORK_SSD = Media.HDD, Media.NETWORK_SSD
-_BULK_INSERT = WorkloadKind.BULK_INSERT.value
 FloatArray = npt.NDArray[np.float64]
 # The model's inputs by column: an array of one value per situation, or one number for all
 # (calibration.config_rows.configuration_arrays: a machine's own columns)
@@ -103,8 +98,7 @@ UNMODELLED_WHY: dict[str, str] = {
 }
 
 
-@quick_init  # built for every estimate
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: built per estimate, never changed (rules.rule.Proposal)
 class Situation:
     """One machine under one configuration, in the model's terms."""
 
@@ -134,7 +128,6 @@ class Situation:
     disks: bool = False  # spinning disks: the estimate takes their interval (calibration.interval)
 
 
-_new_situation = quick_new(Situation)  # Situation(...), cheaper (rules.frozen)
 Corrections = Mapping[str, float]  # "<media>_<read|write>" -> log factor on modelled IOPS
 
 
@@ -194,7 +187,7 @@ def situation_of_profile(
     config = with_server_defaults(profile, config)
     storage = profile.hardware.storage
     pool = float(config.get("innodb_buffer_pool_size", 128 * 1024 * 1024)) / GIB
-    kind = profile.workload.kind._value_  # .value (rules.enums)
+    kind = profile.workload.kind.value
     binlog = binary_log_on(profile)
     return _situation(
         kind=kind,
@@ -346,13 +339,13 @@ def _situation(
     if storage.measured_iops is None:
         # Under a change buffer the insert benchmark's reads are the merges' (calibration.model),
         # which background threads issue many at a time: a full queue whatever the clients.
-        merges = kind == _BULK_INSERT and change_buffer
+        merges = kind == WorkloadKind.BULK_INSERT.value and change_buffer
         queue = math.inf if merges else concurrency
         read_iops, write_iops = queued_iops(storage, read_iops, write_iops, queue)
     # Approved fio submissions correct the device model; a network volume's rate is what was
     # provisioned, not a model of its devices, so it stays as given.
-    if storage.measured_iops is None and storage.media is not _NETWORK_SSD:
-        media = storage.media._value_  # .value (rules.enums)
+    if storage.measured_iops is None and storage.media is not Media.NETWORK_SSD:
+        media = storage.media.value
         read_iops *= math.exp(corrections.get(f"{media}_read", 0.0))
         write_iops *= math.exp(corrections.get(f"{media}_write", 0.0))
     no_fsync = flush_method.upper() == "O_DIRECT_NO_FSYNC"
@@ -363,7 +356,7 @@ def _situation(
         storage, flush_neighbors, dirty_pct or DEFAULT_MAX_DIRTY_PCT, pool_to_data
     )
     io_factor = io_factor_of(storage, layout_of(storage), kind, read_ahead_on, scheduler)
-    return _new_situation(
+    return Situation(
         kind=kind,
         read_iops=read_iops,
         write_iops=write_iops,
@@ -386,5 +379,5 @@ def _situation(
         io_capacity=io_capacity,
         change_buffer=change_buffer,
         mysql_8=mysql_8,
-        disks=storage.media is _HDD,
+        disks=storage.media is Media.HDD,
     )

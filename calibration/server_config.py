@@ -12,7 +12,6 @@ from rules.units import MIB
 from rules.version import ServerVersion
 
 ConfigValue = int | float | str
-_MARIADB = Flavor.MARIADB  # a module constant: cheaper than the class attribute (rules.enums)
 
 
 def change_buffer_of(config: Mapping[str, ConfigValue]) -> bool:
@@ -97,7 +96,7 @@ def redo_mb_of(profile: Profile, config: Mapping[str, ConfigValue]) -> float:
     if "innodb_log_file_size" not in config:
         return math.inf
     server = profile.server
-    single = server.flavor is _MARIADB and server.version.key() >= (10, 5, 0)
+    single = server.flavor is Flavor.MARIADB and server.version.key() >= (10, 5, 0)
     files = float(config.get("innodb_log_files_in_group", 1 if single else 2))
     return float(config["innodb_log_file_size"]) * files / MIB
 
@@ -121,7 +120,7 @@ def mysql_8_or_later(profile: Profile) -> bool:
     """MySQL or Percona Server 8.0 or later (calibration.model's mysql8_cpu); MariaDB never
     took 8.0's code."""
     server = profile.server
-    return server.flavor is not _MARIADB and server.version.key() >= (8, 0, 0)
+    return server.flavor is not Flavor.MARIADB and server.version.key() >= (8, 0, 0)
 
 
 def flush_neighbors_of(profile: Profile, config: Mapping[str, ConfigValue]) -> int:
@@ -131,6 +130,6 @@ def flush_neighbors_of(profile: Profile, config: Mapping[str, ConfigValue]) -> i
     if "innodb_flush_neighbors" in config:
         return int(float(config["innodb_flush_neighbors"]))
     server = profile.server
-    if server.flavor is not _MARIADB and server.version.key() < (5, 6, 0):
+    if server.flavor is not Flavor.MARIADB and server.version.key() < (5, 6, 0):
         return 2
     return 1

@@ -5,8 +5,6 @@ from rules.currentvalues import is_off
 from rules.enums import Flavor
 from rules.profile import Profile
 
-_MARIADB = Flavor.MARIADB  # a module constant: cheaper than the class attribute (rules.enums)
-
 
 def binary_log_on(profile: Profile) -> bool:
     """log_bin as pasted (SHOW VARIABLES' ON or OFF; a my.cnf's log-bin[=name], skip-log-bin
@@ -26,4 +24,4 @@ def pasted_log_bin(profile: Profile) -> str | None:
 
 def binary_log_by_default(profile: Profile) -> bool:
     server = profile.server
-    return server.flavor is not _MARIADB and server.version.key() >= (8, 0, 0)
+    return server.flavor is not Flavor.MARIADB and server.version.key() >= (8, 0, 0)

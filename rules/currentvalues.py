@@ -17,8 +17,6 @@ LEGACY_REDO = ("innodb_log_file_size", "innodb_log_files_in_group")
 DERIVED = frozenset({REDO_CAPACITY, "innodb_io_capacity_max"})
 _TRUE = {"ON", "1", "TRUE", "YES"}
 _FALSE = {"OFF", "0", "FALSE", "NO"}
-# Module constants: cheaper than the class attributes, ~40 reads a recommendation (rules.enums)
-_KEEP, _CHANGE, _RAISE, _LOWER = Change.KEEP, Change.CHANGE, Change.RAISE, Change.LOWER
 
 
 def current_value(
@@ -79,15 +77,15 @@ def change_between(current: str | None, value: int | float | str, kind: str) -> 
         return _enum_change(current, str(value))
     before = parse_number(current)
     if before is None:
-        return _CHANGE
+        return Change.CHANGE
     if before == value:
-        return _KEEP
-    return _RAISE if value > before else _LOWER
+        return Change.KEEP
+    return Change.RAISE if value > before else Change.LOWER
 
 
 @functools.lru_cache(maxsize=4096)  # pasted text in the key: bounded
 def _enum_change(current: str, value: str) -> Change:
-    return _KEEP if _enum_key(current) == _enum_key(value) else _CHANGE
+    return Change.KEEP if _enum_key(current) == _enum_key(value) else Change.CHANGE
 
 
 def is_off(value: object) -> bool:

@@ -11,28 +11,19 @@ from rules.currentvalues import DERIVED, change_between, current_value
 from rules.defaults import matches_default
 from rules.enums import ControllerCache, FlashClass
 from rules.estimator_interface import Estimator
-from rules.frozen import positional_new, quick_new
 from rules.lifecycle import TABLE_DIGEST, lifecycle_warning
 from rules.profile import Profile
 from rules.registry import OS_RULES, SETTING_RULES
-from rules.result import Change, Estimates, OsItem, Result, Setting
+from rules.result import Change, Estimates, OsItem, Result, Setting, SettingFields
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
 from rules.storage import array_capability
-from rules.template import fill
-from rules.throughput_estimates import NO_EFFECT_FIELDS, SettingDraft, with_estimates
+from rules.throughput_estimates import with_estimates
 from rules.variable_table import VariableFacts, variable_table
 from rules.version import SUPPORT_REASONS, SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.2"
 # json.dumps(..., sort_keys=True, default=str), without building an encoder for every result.
 _ID_JSON = json.JSONEncoder(sort_keys=True, default=str)
-_new_setting = positional_new(Setting)  # a SettingDraft's fields, then the effect's two
-_new_os_item = quick_new(OsItem)  # OsItem(...), cheaper (rules.frozen)
-_SCOPE = str(Setting.__dataclass_fields__["scope"].default)  # every setting's, as Setting says
-# The draft from one tuple, in C: the NamedTuple's own __new__ is a Python function taking 15
-# arguments (6.5k -> 4.6k instructions a draft, 21 a recommendation; callgrind, timed alone)
-_new_draft = tuple.__new__
-_KEEP = Change.KEEP  # a module constant: cheaper than the class attribute (rules.enums)
 
 
 def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result:
@@ -44,14 +35,14 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         array_capability(profile.hardware.storage),
     )
     warnings = _profile_warnings(profile) + audit(profile, ctx.catalog)
-    drafts: list[SettingDraft] = []
+    settled: list[SettingFields] = []
     table = variable_table(ctx.catalog)
     for rule in SETTING_RULES:
         for proposal in rule.compute(ctx):
-            draft = _settle(rule, proposal, ctx, table, warnings)
-            if draft is not None:
-                drafts.append(draft)
-                ctx.decided[proposal.name] = draft.value
+            fields = _settle(rule, proposal, ctx, table, warnings)
+            if fields is not None:
+                settled.append(fields)
+                ctx.decided[proposal.name] = fields["value"]
             warnings.extend(proposal.warnings)
     pool = ctx.decided.get("innodb_buffer_pool_size")
     warnings.extend(session_buffer_warnings(profile, int(pool) if pool is not None else None))
@@ -64,13 +55,15 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         warnings.append(refused)
     calibration = estimator.calibration_version if estimator is not None else None
     estimate: Estimates | None = None
-    if estimator is not None:
-        estimate, effects = with_estimates(profile, drafts, os_items, ctx.catalog, estimator)
-        settings = tuple(
-            _new_setting(*draft, *effects.get(draft.name, NO_EFFECT_FIELDS)) for draft in drafts
-        )
+    if estimator is None:
+        settings = tuple(Setting(**fields) for fields in settled)
     else:
-        settings = tuple(_new_setting(*draft, None, None) for draft in drafts)
+        estimate, effects = with_estimates(profile, settled, os_items, ctx.catalog, estimator)
+        built: list[Setting] = []
+        for fields in settled:
+            effect, note = effects.get(fields["name"], (None, None))
+            built.append(Setting(**fields, effect=effect, effect_note=note))
+        settings = tuple(built)
     return Result(
         id=_result_id(profile, calibration),
         ruleset_version=RULESET_VERSION,
@@ -90,10 +83,9 @@ def _settle(
     ctx: Context,
     table: Mapping[str, VariableFacts],
     warnings: list[str],
-) -> SettingDraft | None:
-    """Check the proposal against the version's catalog and attach text and the current value:
-    a Setting's fields, built into one once the estimator has given its effect (each Setting is
-    built once; copying 20 frozen fields to add an effect cost a tenth of a recommendation)."""
+) -> SettingFields | None:
+    """Check the proposal against the version's catalog and gather the setting's text and
+    current value (the estimate comes later; the engine then builds the Setting)."""
     name = proposal.name
     variable = table.get(name)
     if variable is None:
@@ -126,30 +118,26 @@ def _settle(
             current, current_is_default = variable.running
         change = change_between(current, value, rule.kind)
     if proposal.default is not None:
-        version_default = change_between(str(proposal.default), value, rule.kind) is _KEEP
+        version_default = change_between(str(proposal.default), value, rule.kind) is Change.KEEP
     else:
         version_default = matches_default(variable.default, value)
-    needed = current is not None and change is not _KEEP
+    needed = current is not None and change is not Change.KEEP
     dynamic = variable.spec.dynamic and not proposal.restart
-    return _new_draft(
-        SettingDraft,
-        (
-            name,
-            value,
-            _SCOPE,
-            rule.kind,
-            current,
-            current_is_default,
-            change,
-            version_default,
-            not version_default or needed or ctx.profile.options.include_defaults,  # written
-            dynamic,
-            variable.note_now if dynamic else variable.note_restart,
-            rule.id,
-            fill(case.reason, facts),
-            fill(case.explanation, facts),
-            case.evidence,
-        ),
+    return SettingFields(
+        name=name,
+        value=value,
+        kind=rule.kind,
+        current=current,
+        current_is_default=current_is_default,
+        change=change,
+        is_default=version_default,
+        written=not version_default or needed or ctx.profile.options.include_defaults,
+        dynamic=dynamic,
+        apply_note=variable.note_now if dynamic else variable.note_restart,
+        rule=rule.id,
+        reason=case.reason.format_map(facts),
+        explanation=case.explanation.format_map(facts),
+        evidence=case.evidence,
     )
 
 
@@ -157,19 +145,19 @@ def _os_item(rule: OsRule, proposal: OsProposal, ctx: Context) -> OsItem:
     case = rule.cases[proposal.case]
     pasted = ctx.profile.current
     current = pasted.os.get(proposal.name) if pasted else None
-    return _new_os_item(
+    return OsItem(
         name=proposal.name,
         value=proposal.value,
         devices=proposal.devices,
         rule=rule.id,
-        explanation=fill(case.explanation, proposal.facts),
+        explanation=case.explanation.format_map(proposal.facts),
         evidence=case.evidence,
         commands=proposal.commands,
         persist=proposal.persist,
         persist_path=proposal.persist_path,
         current=current,
         change=None if current is None else change_between(current, proposal.value, "enum"),
-        reason=fill(case.reason, proposal.facts),
+        reason=case.reason.format_map(proposal.facts),
     )
 
 

@@ -1,12 +1,6 @@
 """The closed vocabularies of the profile contract (../shared/design/product.md).
 
 The string values are part of the public contract: never rename one.
-
-Hot paths read members they compare against as module constants (`_HDD = Media.HDD`): on
-Python 3.11 reading a member off its class (`Media.HDD`) goes through EnumType.__getattr__'s
-attribute hook, about 1,000 instructions, where a module global costs a few dozen (callgrind;
-a recommendation read ~117 such members). They read a member's value as `member._value_`, the
-attribute `.value` returns through enum's Python-level property (~2,000 instructions a read).
 """
 
 from enum import StrEnum

@@ -7,14 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from rules.frozen import quick_init
 from rules.profile import Profile
 from rules.result import Effect, Estimate
 
 ConfigValue = int | float | str
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Assessment:
     """Everything the engine asks of the model for one result, computed in one pass."""

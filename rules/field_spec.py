@@ -14,8 +14,6 @@ from enum import StrEnum
 from functools import cache
 from typing import Any
 
-from rules.frozen import is_frozen_slots, quick_new
-
 _META = "accepts"
 _TEXT_OF = "input_text_of"
 _OMIT = "omit_when_absent"
@@ -188,67 +186,80 @@ def optional_sections(cls: type, path: str = "") -> frozenset[str]:
 
 def build(cls: type, values: dict[str, Any], prefix: str = "", **extra: Any) -> Any:
     """`cls` from the checked inputs by path (`extra` fills the fields no input names). An
-    optional section whose inputs are all absent is None; enums come from their values."""
-    return _builder(cls, prefix, tuple(extra))(values, extra)
-
-
-Builder = Callable[[dict[str, Any], dict[str, Any]], Any]  # (inputs by path, extra) -> cls
-
-
-@cache  # per class, prefix and extra field names: a handful
-def _builder(cls: type, prefix: str, given: tuple[str, ...]) -> Builder:
-    """`build` for `cls` as one generated function, worked out once (a profile is parsed on
-    every request): each field an expression, the class called once with all of them (a step
-    function per field filling a dict of keyword arguments took three times as long).
+    optional section whose inputs are all absent is None; enums come from their values.
 
     A field whose input is None gets its default, None when nullable; a required one refuses
-    it as the class would refuse a missing argument. A nullable section whose inputs are all
-    None is None."""
+    it as the class would refuse a missing argument."""
+    arguments: dict[str, Any] = {}
+    for step in _build_steps(cls, prefix):
+        if step.name in extra:
+            continue
+        if step.section is not None:
+            if step.inside and all(values[path] is None for path in step.inside):
+                arguments[step.name] = None
+            else:
+                arguments[step.name] = build(step.section, values, step.path)
+            continue
+        value = values[step.path]
+        if value is None:
+            arguments[step.name] = step.absent(cls, step.name)
+        else:
+            arguments[step.name] = value if step.read is None else step.read(value)
+    return cls(**arguments, **extra)
+
+
+@dataclass(frozen=True, slots=True)
+class _BuildStep:
+    """How `build` fills one field: from the input at `path`, or as a section below it."""
+
+    name: str
+    path: str  # the input read; a section's prefix
+    # (the class, the field) -> the field's value when its input is None
+    absent: Callable[[type, str], Any]
+    read: Callable[[Any], Any] | None = None  # a present input to the value; None: as it is
+    section: type | None = None
+    inside: tuple[str, ...] = ()  # a nullable section's inputs: None when all of them are
+
+
+@cache  # per class and prefix: a handful; a profile is parsed on every request
+def _build_steps(cls: type, prefix: str) -> tuple[_BuildStep, ...]:
     hints = _hints(cls)
-    names: dict[str, Any] = {"_cls": cls, "_new": _constructor(cls), "_required": _required}
-    arguments: list[str] = []
-    for i, f in enumerate(dataclasses.fields(cls)):
+    steps: list[_BuildStep] = []
+    for f in dataclasses.fields(cls):
         spec, section, path = _spec(f), _section_type(hints[f.name]), prefix + f.name
         nullable = type(None) in typing.get_args(hints[f.name])
         text_of = f.metadata.get(_TEXT_OF)
-        if f.name in given:
-            continue
-        if text_of:
-            expression = f"values[{prefix + str(text_of)!r}]"
+        if text_of:  # the checked text of a sibling, None when absent
+            steps.append(_BuildStep(f.name, prefix + str(text_of), _none))
         elif spec:
-            reader = names[f"_read{i}"] = _reader(spec, hints[f.name])
-            value, read = f"values[{path!r}]", "_v" if reader is _as_is else f"_read{i}(_v)"
-            if nullable:
-                absent = "None"
-            elif f.default is not dataclasses.MISSING:
-                names[f"_default{i}"] = f.default
-                absent = f"_default{i}"
-            elif f.default_factory is not dataclasses.MISSING:
-                names[f"_factory{i}"] = f.default_factory
-                absent = f"_factory{i}()"
-            else:
-                absent = f"_required(_cls, {f.name!r})"
-            expression = f"{absent} if (_v := {value}) is None else {read}"
+            reader = _reader(spec, hints[f.name])
+            steps.append(
+                _BuildStep(
+                    f.name,
+                    path,
+                    _none if nullable else _absent(f),
+                    None if reader is _as_is else reader,
+                )
+            )
         elif section and (inside := tuple(s.path for s in input_fields(section, path + "."))):
-            names[f"_section{i}"] = _builder(section, path + ".", ())
-            expression = f"_section{i}(values, _NONE)"
-            if nullable:
-                empty = " and ".join(f"values[{p!r}] is None" for p in inside)
-                expression = f"None if {empty} else {expression}"
-        else:
-            continue
-        arguments.append(f"{f.name}=({expression})")
-    names["_NONE"] = {}
-    body = ", ".join([*arguments, "**extra"] if given else arguments)
-    exec(f"def _build(values, extra):\n    return _new({body})", names)  # names: identifiers
-    builder: Builder = names["_build"]
-    return builder
+            steps.append(
+                _BuildStep(f.name, path + ".", _none, None, section, inside if nullable else ())
+            )
+    return tuple(steps)
 
 
-def _constructor(cls: type) -> Callable[..., Any]:
-    """The profile's classes are frozen slots dataclasses, built through quick_new (cheaper,
-    rules.frozen); any other class is called."""
-    return quick_new(cls) if is_frozen_slots(cls) else cls
+def _none(_cls: type, _name: str) -> None:
+    return None
+
+
+def _absent(f: dataclasses.Field[Any]) -> Callable[[type, str], Any]:
+    """The value of field `f` when its input is None: its default, or a refusal."""
+    default, factory = f.default, f.default_factory
+    if default is not dataclasses.MISSING:
+        return lambda _cls, _name: default
+    if factory is not dataclasses.MISSING:
+        return lambda _cls, _name: factory()
+    return _required
 
 
 def _required(cls: type, name: str) -> Any:
@@ -274,46 +285,22 @@ def _as_is(value: Any) -> Any:
 
 def echo(obj: Any, *, skip: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The inputs that made `obj`, normalised, in the contract's nesting (None sections as None)."""
-    cls: type = type(obj)
-    return _echoer(cls, skip)(obj)
-
-
-Echoer = Callable[[Any], dict[str, Any]]
-
-
-@cache  # per class and skipped names: a handful
-def _echoer(cls: type, skip: frozenset[str]) -> Echoer:
-    """`echo` for `cls` as one generated function, a statement per field in `_echo_plan`'s
-    order, worked out once (every result echoes its profile; a loop over the plan took twice
-    as long)."""
-    names: dict[str, Any] = {"_StrEnum": StrEnum}
-    lines = ["def _echo(obj):", "    out = {}"]
-    for i, (name, omit_absent, text_of, spec, section) in enumerate(_echo_plan(cls)):
-        if name in skip:
+    out: dict[str, Any] = {}
+    for name, omit_absent, text_of, spec, section in _echo_plan(obj.__class__):
+        if name in skip or not (spec or section):
+            continue
+        value = getattr(obj, name)
+        if omit_absent and not value:
             continue
         if text_of is not None:  # echoed as it was given, not as parsed
-            value = f"obj.{text_of}"
+            out[name] = getattr(obj, text_of)
         elif spec is not None and spec.echo:
-            names[f"_echo{i}"] = spec.echo
-            value = f"None if _v is None else _echo{i}(_v)"
+            out[name] = None if value is None else spec.echo(value)
         elif spec is not None:  # None stays None: it is no StrEnum
-            value = "_v._value_ if isinstance(_v, _StrEnum) else _v"  # .value (rules.enums)
-        elif section:
-            inner = _section_type(_hints(cls)[name])
-            names[f"_echo{i}"] = echo if inner is None else _echoer(inner, frozenset())
-            value = f"None if _v is None else _echo{i}(_v)"
+            out[name] = value.value if isinstance(value, StrEnum) else value
         else:
-            continue
-        lines.append(f"    _v = obj.{name}")
-        indent = "    "
-        if omit_absent:
-            lines.append("    if _v:")
-            indent += "    "
-        lines.append(f"{indent}out[{name!r}] = {value}")
-    lines.append("    return out")
-    exec("\n".join(lines), names)  # names: the dataclass's field names, identifiers
-    echoer: Echoer = names["_echo"]
-    return echoer
+            out[name] = None if value is None else echo(value)
+    return out
 
 
 EchoStep = tuple[str, bool, str | None, FieldSpec | None, bool]

@@ -66,10 +66,9 @@ class Shape:
     derived: Mapping[type, Sequence[Derived]] = field(default_factory=dict)
     codecs: Mapping[tuple[type, str], Codec] = field(default_factory=dict)
     component_suffix: str = ""  # "Output": SettingOutput, as the API has always named them
-    # Each class's writer and read steps, worked out once (a result is written per request).
-    _writers: dict[type, Callable[[Any, Any], dict[str, Any]]] = field(
-        default_factory=dict, compare=False
-    )
+    # Each class's plan to write (rules.jsonwrite) and read steps, worked out once (a result is
+    # written per request).
+    _writers: dict[type, Any] = field(default_factory=dict, compare=False)
     _reads: dict[type, tuple["_Read", ...]] = field(default_factory=dict, compare=False)
 
 

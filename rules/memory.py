@@ -20,7 +20,6 @@ from rules.catalog import ServerCatalog
 from rules.current import parse_number
 from rules.currentvalues import is_off
 from rules.enums import Flavor
-from rules.frozen import quick_init
 from rules.profile import Profile
 from rules.units import GIB, KIB, MIB
 from rules.version import ServerVersion
@@ -87,7 +86,6 @@ OS_RESERVE_BYTES = 512 * MIB
 OS_RESERVE_SHARE = 0.05
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Budget:
     """Bytes kept outside the buffer pool, by purpose."""

@@ -25,7 +25,6 @@ from rules.enums import (
     WorkloadKind,
 )
 from rules.field_spec import Kind, accepts, input_text_of, omit_when_absent, values_of
-from rules.frozen import quick_init
 from rules.units import GIB
 from rules.version import ServerVersion, parse_version
 from rules.volumes import (
@@ -36,11 +35,8 @@ from rules.volumes import (
 )
 
 KERNEL_RELEASE = re.compile(r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$")
-# A module constant: cheaper than the class attribute (rules.enums)
-_BBU = ControllerCache.WRITE_BACK_BBU
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Server:
     flavor: Flavor = field(
@@ -60,7 +56,6 @@ class Server:
     version_text: str = field(metadata=input_text_of("version"))
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class MeasuredIops:
     random_read: float = field(
@@ -85,7 +80,6 @@ class MeasuredIops:
     )
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Storage:
     media: Media = field(
@@ -198,10 +192,9 @@ class Storage:
 
     @property
     def has_protected_write_cache(self) -> bool:
-        return self.controller_cache is _BBU
+        return self.controller_cache is ControllerCache.WRITE_BACK_BBU
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Kernel:
     major: int
@@ -216,7 +209,6 @@ def kernel_from_text(text: str) -> Kernel:
     return Kernel(int(match.group(1)), int(match.group(2)), text)
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class MeasuredCpu:
     """The server's own CPU speed: point selects on cached data, as sysbench oltp_point_select
@@ -246,7 +238,6 @@ class MeasuredCpu:
     )
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Hardware:
     ram_gb: float = field(
@@ -339,7 +330,6 @@ class Hardware:
         return self.ram_bytes
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Workload:
     kind: WorkloadKind = field(
@@ -411,7 +401,6 @@ class Workload:
         return int(self.data_size_gb * GIB)
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Current:
     """What the server runs today, normalised: lower-case underscore names to raw string values."""
@@ -426,7 +415,6 @@ class Current:
     loose: frozenset[str] = frozenset()
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Options:
     """How the result is written, not what the server is."""
@@ -484,7 +472,6 @@ class Probe:
     )
 
 
-@quick_init  # built for every recommendation
 @dataclass(frozen=True, slots=True)
 class Profile:
     server: Server

@@ -4,7 +4,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from rules.catalog import ServerCatalog
-from rules.frozen import quick_init
 from rules.profile import Profile
 from rules.result import Evidence
 from rules.storage import ArrayCapability
@@ -24,9 +23,15 @@ class Case:
     evidence: tuple[Evidence, ...]
 
 
-@quick_init  # built ~20 times per recommendation
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Proposal:
+    """One rule's decision for one variable. Not frozen: a recommendation builds ~40 of these
+    and its OsProposals, reads them once and drops them, and nothing assigns to them (a frozen
+    constructor sets each field through object.__setattr__). With OsProposal and
+    calibration.features.Situation also not frozen, each Setting built once and to_json's
+    attrgetter, parse + recommend + estimate + JSON went from 7.56 M to 6.25 M instructions
+    (callgrind, PYTHONHASHSEED=0, 10 rounds of the benchmarks.engine scenarios)."""
+
     name: str  # the variable the version uses for this decision
     value: ConfigValue
     case: str
@@ -72,8 +77,7 @@ class Rule:
         return tuple(dict.fromkeys(keys))
 
 
-@quick_init  # built for every OS item of every recommendation
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # built per recommendation, never changed: see Proposal
 class OsProposal:
     name: str
     value: str

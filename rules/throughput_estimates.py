@@ -4,58 +4,29 @@ setting's effect."""
 import dataclasses
 import math
 from collections.abc import Sequence
-from dataclasses import fields
-from typing import NamedTuple
 
 from rules.catalog import ServerCatalog
 from rules.current.server_numbers import parse_number
 from rules.estimator_interface import Assessment, ConfigValue, Estimator
 from rules.profile import Profile
-from rules.result import Change, Effect, Estimate, Estimates, Evidence, OsItem, Setting
-
-
-class SettingDraft(NamedTuple):
-    """A rules.result.Setting's fields before its effect is known, in Setting's order (the
-    engine's `_settle`): the Setting is then built from it positionally, its effect fields
-    last (keyword arguments cost a third of building one; a test holds the two in step)."""
-
-    name: str
-    value: ConfigValue
-    scope: str
-    kind: str
-    current: str | None
-    current_is_default: bool
-    change: Change | None
-    is_default: bool
-    written: bool
-    dynamic: bool
-    apply_note: str
-    rule: str
-    reason: str
-    explanation: str
-    evidence: tuple[Evidence, ...]
-
-
-if (*SettingDraft._fields, "effect", "effect_note") != tuple(f.name for f in fields(Setting)):
-    raise TypeError("SettingDraft holds Setting's fields in its order, all but the effect's two")
+from rules.result import Effect, Estimate, Estimates, OsItem, SettingFields
 
 # What the estimate adds to one Setting, as its last two fields: (its effect, None), or (None,
 # why there is none).
 EffectFields = tuple[Effect | None, str | None]
-NO_EFFECT_FIELDS: EffectFields = (None, None)
 
 
 def with_estimates(
     profile: Profile,
-    drafts: Sequence[SettingDraft],
+    settings: Sequence[SettingFields],
     os_items: Sequence[OsItem],
     catalog: ServerCatalog,
     estimator: Estimator,
 ) -> tuple[Estimates, dict[str, EffectFields]]:
     """The estimates, and each setting's effect fields by name (absent: neither)."""
-    recommended: dict[str, ConfigValue] = {d.name: d.value for d in drafts}
+    recommended: dict[str, ConfigValue] = {s["name"]: s["value"] for s in settings}
     recommended.update({item.name: item.value for item in os_items})
-    baseline = _baseline(profile, drafts, catalog)
+    baseline = _baseline(profile, settings, catalog)
     measured = profile.workload.measured_throughput
     known = profile.current is not None or measured is not None
     assessed = estimator.assess(profile, baseline, recommended, compare=known)
@@ -90,18 +61,18 @@ def significant(value: float, digits: int = 3) -> float:
 
 
 def _baseline(
-    profile: Profile, drafts: Sequence[SettingDraft], catalog: ServerCatalog
+    profile: Profile, settings: Sequence[SettingFields], catalog: ServerCatalog
 ) -> dict[str, ConfigValue]:
     """What runs today: the pasted values, else the version's defaults."""
     config: dict[str, ConfigValue] = {}
-    for draft in drafts:
-        name, text = draft.name, draft.current
+    for setting in settings:
+        name, text = setting["name"], setting["current"]
         if text is None:
             default = catalog.default(name)
             if default is not None:
                 config[name] = default
             continue
-        number = parse_number(text) if draft.kind != "enum" else None
+        number = parse_number(text) if setting["kind"] != "enum" else None
         config[name] = number if number is not None else text
     if profile.current is not None and "io_scheduler" in profile.current.os:
         config["io_scheduler"] = profile.current.os["io_scheduler"]

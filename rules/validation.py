@@ -44,7 +44,6 @@ _KERNEL = KERNEL_RELEASE  # the API's Profile schema publishes the same pattern
 # Checked choices to their members: a dict lookup costs a fifth of calling the enum.
 _FLAVORS = {member.value: member for member in Flavor}
 _RAID_LEVELS = {member.value: member for member in RaidLevel}
-_INTEGER = Kind.INTEGER  # a module constant: cheaper than the class attribute (rules.enums)
 # What a probe's provenance may name: every input field the wizard and the API take (not the
 # probe's own report), and the current configuration's parts.
 PROVENANCE_PATHS: tuple[str, ...] = (
@@ -205,7 +204,7 @@ def _coerce_number(spec: FieldSpec, value: Any, errors: _Collector) -> float | i
     if not is_number or not math.isfinite(value):
         errors.add(spec.path, f"must be {spec.describe_range()}")
         return None
-    if spec.kind is _INTEGER and value != int(value):
+    if spec.kind is Kind.INTEGER and value != int(value):
         errors.add(spec.path, f"must be {spec.describe_range()}")
         return None
     assert spec.minimum is not None
@@ -213,7 +212,7 @@ def _coerce_number(spec: FieldSpec, value: Any, errors: _Collector) -> float | i
     if not spec.minimum <= value <= spec.maximum:
         errors.add(spec.path, f"must be {spec.describe_range()}; got {value}")
         return None
-    return int(value) if spec.kind is _INTEGER else float(value)
+    return int(value) if spec.kind is Kind.INTEGER else float(value)
 
 
 Coerce = Callable[[FieldSpec, Any, _Collector], Any]

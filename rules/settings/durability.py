@@ -16,8 +16,7 @@ SYNC_BINLOG: dict[Durability, int] = {Durability.FULL: 1, Durability.RELAXED: 10
 def compute_trx_commit(ctx: Context) -> tuple[Proposal, ...]:
     durability = ctx.profile.workload.durability
     protected = ctx.profile.hardware.storage.has_protected_write_cache
-    # ._value_ is .value without enum's property (rules.enums)
-    case = durability._value_ + ("-cached" if protected and durability is Durability.FULL else "")
+    case = durability.value + ("-cached" if protected and durability is Durability.FULL else "")
     facts = {"fsyncs": f"{ctx.capability.fsync_per_s:,.0f}"}
     return (Proposal("innodb_flush_log_at_trx_commit", TRX_COMMIT[durability], case, facts),)
 
@@ -28,8 +27,8 @@ def compute_sync_binlog(ctx: Context) -> tuple[Proposal, ...]:
     durability = ctx.profile.workload.durability
     value = SYNC_BINLOG[durability]
     if binary_log_on(ctx.profile):
-        return (Proposal("sync_binlog", value, durability._value_),)
-    return (Proposal("sync_binlog", value, f"{durability._value_}-off", {"why": _why_off(ctx)}),)
+        return (Proposal("sync_binlog", value, durability.value),)
+    return (Proposal("sync_binlog", value, f"{durability.value}-off", {"why": _why_off(ctx)}),)
 
 
 def _why_off(ctx: Context) -> str:

@@ -1,4 +1,4 @@
-"""The compiled writers write each kind of field as the declarations say, and read back."""
+"""The JSON writer writes each kind of field as the declarations say, and reads back."""
 
 import json
 from dataclasses import dataclass, field
