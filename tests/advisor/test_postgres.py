@@ -18,7 +18,7 @@ from django.db import OperationalError, connection
 from django.db.utils import load_backend
 
 from advisor.postgres.base import DatabaseNotAnswering
-from tests.worker.stall_proxy import StallProxy
+from tests.worker.stall_proxy import StallProxy, proxy_to_test_database
 
 pytestmark = pytest.mark.django_db
 ANSWER_S = 1.0  # shorter than the settings' own, to keep the test quick
@@ -27,10 +27,7 @@ CONNECT_S = 2  # libpq's least
 
 @pytest.fixture
 def proxy() -> Iterator[StallProxy]:
-    s = connection.settings_dict
-    running = StallProxy((s["HOST"] or "127.0.0.1", int(s["PORT"] or 5432)))
-    yield running
-    running.down()
+    yield from proxy_to_test_database()
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 import select
 import socket
 import threading
+from collections.abc import Iterator
 from contextlib import suppress
 
 
@@ -72,3 +73,13 @@ class StallProxy:
         for sock in peers:
             with suppress(OSError):
                 sock.close()
+
+
+def proxy_to_test_database() -> Iterator[StallProxy]:
+    """A StallProxy in front of the test database, taken down afterwards (a fixture's body)."""
+    from django.db import connection
+
+    s = connection.settings_dict
+    running = StallProxy((s["HOST"] or "127.0.0.1", int(s["PORT"] or 5432)))
+    yield running
+    running.down()

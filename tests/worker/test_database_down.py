@@ -17,7 +17,7 @@ from django.db import connection
 
 from tests.rules.profiles import raw_profile
 from tests.worker.conftest import Processes, database_url
-from tests.worker.stall_proxy import StallProxy
+from tests.worker.stall_proxy import StallProxy, proxy_to_test_database
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 # With the production defaults (a 20 s budget for the whole request), a database that stops
@@ -27,10 +27,7 @@ ANSWER_WITHIN_S = 5.0
 
 @pytest.fixture
 def proxy() -> Iterator[StallProxy]:
-    s = connection.settings_dict
-    running = StallProxy((s["HOST"] or "127.0.0.1", int(s["PORT"] or 5432)))
-    yield running
-    running.down()
+    yield from proxy_to_test_database()
 
 
 @pytest.fixture
