@@ -38,19 +38,7 @@ sys.path.insert(0, str(PROJECT))
 
 import django  # noqa: E402  (the environment above configures it)
 import redis  # noqa: E402
-
-
-def ensure_database() -> None:
-    exists = subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-tAc",
-         f"SELECT 1 FROM pg_database WHERE datname='{DATABASE}'"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    if not exists:
-        subprocess.run(
-            ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {DATABASE}"],
-            check=True,
-        )
+from scratch_database import ensure_database  # noqa: E402  (beside this script)
 
 
 def fleet(count: int) -> list[object]:
@@ -103,7 +91,7 @@ def start_workers() -> list[subprocess.Popen[bytes]]:
 
 
 def main() -> int:
-    ensure_database()
+    ensure_database(DATABASE)
     django.setup()
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
