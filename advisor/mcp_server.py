@@ -7,7 +7,7 @@ Three tools, each a thin face on what the API and the CLI already call:
   explain_setting  setting name -> its catalog rows, rules and sources (setting_explain)
 
 The input schemas of recommend and check_config are the published Profile schema
-(`profile_schema`, built from rules.profile_fields.FIELDS) in plain JSON Schema; the profile is
+(`profile_schema`, built from rules.inputs.field_table.FIELDS) in plain JSON Schema; the profile is
 still validated by `parse_profile`, and a refusal comes back as a tool error in the API's one
 error shape, `{"message": ..., "errors": {"field.path": [...]}}`, so the agent can correct it.
 Nothing is stored: the server needs no database.
@@ -26,13 +26,13 @@ from advisor.recommendations.services import recommendation_check, recommendatio
 from advisor.reference.services import setting_explain
 from rules.check import NEEDS_CURRENT, report_to_dict
 from rules.engine import RULESET_VERSION
-from rules.enums import Flavor
-from rules.errors import OutputRefused, ProfileError
-from rules.profile import Profile
+from rules.inputs.enums import Flavor
+from rules.inputs.errors import OutputRefused, ProfileError
+from rules.inputs.profile import Profile
+from rules.inputs.validation import parse_profile
+from rules.inputs.version import SUPPORTED_RANGE_TEXT, parse_version
+from rules.output.result import Result
 from rules.render import BY_NAME, FORMATS, render, result_to_dict
-from rules.result import Result
-from rules.validation import parse_profile
-from rules.version import SUPPORTED_RANGE_TEXT, parse_version
 
 NAME = "innodb-io-advisor"
 Schema = dict[str, Any]

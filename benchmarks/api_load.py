@@ -31,8 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 
 SLICE = int(os.environ.get("SLICE", "10"))
 ROUNDS = int(os.environ.get("ROUNDS", "4"))

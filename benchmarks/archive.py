@@ -86,7 +86,7 @@ def main() -> int:
     from advisor.fleet import processing
     from advisor.fleet.archive_files import archive_build
     from advisor.models import Batch, BatchItem
-    from tests.rules.profiles import raw_profile
+    from rules.inputs.examples import raw_profile
 
     call_command("migrate", verbosity=0)
     owner, _ = get_user_model().objects.get_or_create(username="archive-benchmark")

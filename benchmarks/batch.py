@@ -44,7 +44,7 @@ from scratch_database import ensure_database  # noqa: E402  (beside this script)
 def fleet(count: int) -> list[object]:
     """Distinct machines: every host is computed and stored (no two share a result)."""
     from advisor.fleet.services import BatchEntry
-    from tests.rules.profiles import raw_profile
+    from rules.inputs.examples import raw_profile
 
     servers = [("mysql", "8.0.36"), ("mysql", "8.4"), ("percona", "8.0.36"), ("mariadb", "10.11")]
     media = [

@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
 from rules.engine import recommend
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render.mycnf import render_mycnf
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 
 _CALIBRATION = load_latest()
 ESTIMATOR = CalibratedEstimator(_CALIBRATION) if _CALIBRATION is not None else None

@@ -18,8 +18,8 @@ from benchmarks.engine import SCENARIOS
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
 from rules.engine import recommend
-from rules.estimator_interface import Assessment
-from rules.validation import parse_profile
+from rules.estimate.interface import Assessment
+from rules.inputs.validation import parse_profile
 
 ROUNDS = 7
 PER_ROUND = 500

@@ -48,9 +48,9 @@ from benchmarks.real_gain import (
 )
 from calibration.model import commit_flushes
 from lab.mariadb_server import running_server
+from rules.inputs.validation import parse_profile
+from rules.machine.storage import array_capability
 from rules.render import render
-from rules.storage import array_capability
-from rules.validation import parse_profile
 
 TESTS = (  # label, sysbench test, lines added to our my.cnf
     ("advised", "oltp_read_write", ""),

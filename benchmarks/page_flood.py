@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 BASELINE = float(os.environ.get("BASELINE", "10"))
 ATTACK = int(os.environ.get("ATTACK", "20"))

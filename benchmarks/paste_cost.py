@@ -40,7 +40,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
 from advisor.ratelimit import COST_UNIT_BYTES  # noqa: E402
-from tests.rules.profiles import raw_profile  # noqa: E402
+from rules.inputs.examples import raw_profile  # noqa: E402
 
 SIZES = (0, 16 * 1024, 64 * 1024, 256 * 1024)
 

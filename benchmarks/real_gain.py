@@ -53,9 +53,9 @@ from lab.mariadb_server import (
     running_server,
 )
 from rules.engine import recommend
+from rules.inputs.validation import parse_profile
+from rules.output.result import Estimate, Result
 from rules.render import render
-from rules.result import Estimate, Result
-from rules.validation import parse_profile
 
 GIB = 1024**3
 TOOLS = {"sysbench": "sysbench", "fio": "fio"}  # command -> Debian package

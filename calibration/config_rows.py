@@ -37,8 +37,8 @@ from calibration.server_config import (
     scheduler_of,
     server_defaults,
 )
-from rules.currentvalues import is_off
-from rules.profile import Profile
+from rules.current.values import is_off
+from rules.inputs.profile import Profile
 from rules.units import GIB
 
 ConfigRow = tuple[float, float, float, float, float, float, float, float, float, float, float]

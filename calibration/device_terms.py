@@ -5,17 +5,17 @@ from them)."""
 
 import math
 
-from rules.devices import (
+from rules.inputs.enums import FlashClass, Media
+from rules.inputs.profile import Storage
+from rules.machine.devices import (
     BBU_HDD_WRITE_FACTOR,
     FLASH_READ_LATENCY_S,
     QUEUED_FLASH_IOPS,
     QUEUED_HDD_FACTOR,
     QUEUED_HDD_FULL_DEPTH,
 )
-from rules.enums import FlashClass, Media
-from rules.profile import Storage
-from rules.storage import device_facts
-from rules.volumes import NETWORK_READ_LATENCY_S
+from rules.machine.storage import device_facts
+from rules.machine.volumes import NETWORK_READ_LATENCY_S
 
 # Settings whose published effect the model applies as a fixed multiplier on the IO term.
 # Linux schedulers on a battery-backed 8-disk RAID10 (percona-2009-schedulers): cfq 2793.5 and
@@ -51,7 +51,7 @@ READ_AHEAD_KINDS = frozenset({"oltp", "read_write", "update_heavy", "read_mostly
 def queued_iops(
     storage: Storage, read_iops: float, write_iops: float, queue: float
 ) -> tuple[float, float]:
-    """The device model's one-at-a-time rates as a loaded server gets them (rules.devices,
+    """The device model's one-at-a-time rates as a loaded server gets them (rules.machine.devices,
     QUEUED_*). A disk's reads gain with the reads outstanding per disk (`queue`: one per
     client, as each waits for its own), from none at one to QUEUED_HDD_FACTOR at NCQ's full
     depth, evenly in log2 of the depth between (advisor-engineering-judgement on the curve's

@@ -33,9 +33,9 @@ from calibration.model import REFERENCE_YEAR, predict_rows, predict_with_bottlen
 from calibration.outside import beyond_kind, beyond_price
 from calibration.points import UNITS
 from calibration.server_config import ConfigValue
-from rules.estimator_interface import Assessment
-from rules.profile import Profile
-from rules.result import Effect, Estimate
+from rules.estimate.interface import Assessment
+from rules.inputs.profile import Profile
+from rules.output.result import Effect, Estimate
 
 EFFECT_PERCENTILES = (10.0, 90.0)  # spread of one setting's effect across the refits
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
@@ -45,7 +45,7 @@ _PER_CORE = "clients_per_core"  # the one column of load_beyond_price's range
 
 
 class CalibratedEstimator:
-    """Implements rules.estimator_interface.Estimator from a fitted Calibration."""
+    """Implements rules.estimate.interface.Estimator from a fitted Calibration."""
 
     def __init__(self, calibration: Calibration, *, year: int = REFERENCE_YEAR) -> None:
         self._calibration = calibration

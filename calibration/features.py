@@ -1,6 +1,7 @@
 """The physical inputs of the model, from a calibration point or from a profile and a config.
 
-Both paths go through the engine's own storage model (rules.storage), so a published machine and
+Both paths go through the engine's own storage model (rules.machine.storage), so a published
+machine and
 a user's machine are described by the same device facts.
 """
 
@@ -39,11 +40,11 @@ from calibration.server_config import (
     scheduler_of,
     with_server_defaults,
 )
-from rules.binlog import binary_log_on
-from rules.currentvalues import is_off
-from rules.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
-from rules.profile import MeasuredIops, Profile, Storage
-from rules.storage import array_capability
+from rules.current.binlog import binary_log_on
+from rules.current.values import is_off
+from rules.inputs.enums import ControllerCache, FlashClass, Media, RaidLevel, WorkloadKind
+from rules.inputs.profile import MeasuredIops, Profile, Storage
+from rules.machine.storage import array_capability
 from rules.units import GIB
 
 KINDS: tuple[str, ...] = tuple(kind.value for kind in WorkloadKind)

@@ -38,8 +38,8 @@ import numpy as np
 from calibration.config_rows import configuration_arrays, profile_rows
 from calibration.features import Corrections, FloatArray
 from calibration.model import LAYOUT, predict_log
-from rules.enums import WorkloadKind
-from rules.profile import MeasuredCpu, Profile
+from rules.inputs.enums import WorkloadKind
+from rules.inputs.profile import MeasuredCpu, Profile
 
 C_INDEX = LAYOUT.index("c")
 READ_PATH_INDEX = LAYOUT.index("read_path")  # page reads per second of CPU, in log

@@ -27,7 +27,7 @@ from calibration.features import situation_of_point
 from calibration.gain_interval import pair_on_sync_path
 from calibration.pairs import Pair, pair_summary, setting_pairs
 from calibration.points import UNITS, Point, point_of_row
-from rules.result import Estimate
+from rules.output.result import Estimate
 
 DIMENSIONS = ("kind", "media", "era", "bottleneck", "domain")  # as calibrate's by_group
 REQUIRED_COLUMNS = ("id", "source", "year", "kind", "unit", "value", "excluded")

@@ -5,11 +5,11 @@ import math
 from collections.abc import Mapping
 from functools import lru_cache
 
-from rules.catalog import catalog_for
-from rules.enums import Flavor
-from rules.profile import Profile
+from rules.inputs.enums import Flavor
+from rules.inputs.profile import Profile
+from rules.inputs.version import ServerVersion
+from rules.reference.catalog import catalog_for
 from rules.units import MIB
-from rules.version import ServerVersion
 
 ConfigValue = int | float | str
 

@@ -13,16 +13,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from calibration.points import UNITS, Point
-from rules.catalog import catalog_for
 from rules.current.errors import CurrentParseError
 from rules.current.names import normalise_name
 from rules.current.reduce import reduce_current
 from rules.current.server_numbers import parse_number
-from rules.enums import ControllerCache, Media
-from rules.profile import Profile, Storage
-from rules.storage import array_capability
+from rules.inputs.enums import ControllerCache, Media
+from rules.inputs.profile import Profile, Storage
+from rules.inputs.validation import parse_profile
+from rules.machine.storage import array_capability
+from rules.reference.catalog import catalog_for
 from rules.units import GIB
-from rules.validation import parse_profile
 
 SOURCE_PREFIX = "user-submission-"
 BUFFER_POOL = "innodb_buffer_pool_size"

@@ -100,7 +100,8 @@ class V:
     FLAVORS = ("mysql", "percona", "mariadb")
     KIND_DEFAULT = "oltp"
     DURABILITY_FULL, DURABILITY_RELAXED = "full", "relaxed"
-    # The API's bounds (rules/profile.py, rules/profile_fields.py): the probe stays inside them.
+    # The API's bounds (rules/inputs/profile.py, rules/inputs/field_table.py): the probe stays
+    # inside them.
     MAX_CURRENT_TEXT_BYTES = 1_000_000  # show_variables' limit, MAX_TEXT_BYTES there
     MAX_FROM_CHARS = 200
     MAX_PROVENANCE = 200
@@ -108,7 +109,7 @@ class V:
     MAX_UNDETECTED_CHARS = 200
     MIN_DATA_SIZE_GB = 0.001
     MAX_DATA_SIZE_GB = 1_048_576
-    KERNEL_RELEASE = r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$"  # rules/profile.py
+    KERNEL_RELEASE = r"^\s*(\d{1,2})\.(\d{1,3})[0-9A-Za-z._+~-]*\s*$"  # rules/inputs/profile.py
     CURRENT_EMPTY_FORM = "variables"  # `current` needs one form; an empty one carries `os` alone
     MAX_CONCURRENCY = 100_000
     MAX_CPU_CORES = 1024
@@ -1157,7 +1158,7 @@ class ClientError(Exception):
 # The rest (hostname, paths, wsrep_provider_options, whatever else the server prints in clear)
 # stay on the host; the advisor would drop them at the door anyway (rules/current/kept.py). The
 # probe is one standard-library file, so it carries the list; tests/probe/test_probe_post.py
-# holds it equal to rules.catalog.known_names() | rules.current.kept.KEPT_UNCATALOGUED.
+# holds it equal to rules.reference.catalog.known_names() | rules.current.kept.KEPT_UNCATALOGUED.
 ADVISOR_READS = frozenset(
     {
         "binlog_cache_size",
@@ -1298,7 +1299,7 @@ def flavor_of(variables: dict) -> tuple:
 
 def advisor_rows(text: str) -> str:
     """The rows of the SHOW GLOBAL VARIABLES text the advisor reads (ADVISOR_READS), as the client
-    printed them, cut to the API's limit (rules/profile_fields.py MAX_CURRENT_TEXT_BYTES)."""
+    printed them, cut to the API's limit (rules/inputs/field_table.py MAX_CURRENT_TEXT_BYTES)."""
     out, size = [], 0
     for line in text.splitlines():
         row = _variable_row(line)

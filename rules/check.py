@@ -6,9 +6,9 @@ Unsafe means a value that can lose committed data, outgrow the machine or stop t
   * innodb_flush_method = O_DIRECT_NO_FSYNC without a protected write cache, innodb_doublewrite
     off (or DETECT_ONLY), query cache variables on MySQL 8.0+, and any variable the release
     no longer has in a pasted option file or variables object, unless given as `loose-name`
-    (rules.removed; rules.audit.unsafe_current);
+    (rules.reference.removed; rules.current.audit.unsafe_current);
   * innodb_flush_log_at_trx_commit or a pasted sync_binlog other than 1 when the profile asks
-    for full durability (sync_binlog only where a binary log is written: rules.binlog);
+    for full durability (sync_binlog only where a binary log is written: rules.current.binlog);
   * a redo log whose worst-case replay exceeds the profile's recovery target;
   * a buffer pool that, with the memory the server needs beside it, is larger than the RAM.
 Pure: the profile and the engine's result in, a frozen report out.
@@ -16,17 +16,17 @@ Pure: the profile and the engine's result in, a frozen report out.
 
 from dataclasses import dataclass
 
-from rules.apply import catalog_of
-from rules.audit import unsafe_current
-from rules.binlog import binary_log_on
-from rules.catalog import ServerCatalog
 from rules.current import parse_number
-from rules.currentvalues import current_value
-from rules.enums import Durability
-from rules.memory import memory_budget
-from rules.profile import Current, Profile
+from rules.current.audit import unsafe_current
+from rules.current.binlog import binary_log_on
+from rules.current.values import current_value
+from rules.inputs.enums import Durability
+from rules.inputs.profile import Current, Profile
+from rules.machine.memory import memory_budget
+from rules.output.result import Change, Result, Setting
+from rules.reference.apply import catalog_of
+from rules.reference.catalog import ServerCatalog
 from rules.render.mycnf import server_value
-from rules.result import Change, Result, Setting
 from rules.settings.redo_log import recovery_seconds
 from rules.units import GIB, bytes_for_people
 

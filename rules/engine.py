@@ -4,22 +4,22 @@ import hashlib
 import json
 from collections.abc import Mapping
 
-from rules.audit import audit, session_buffer_warnings
-from rules.catalog import ServerCatalog, catalog_for
 from rules.current import ORIGIN_LABELS
-from rules.currentvalues import DERIVED, change_between, current_value
-from rules.defaults import matches_default
-from rules.enums import ControllerCache, FlashClass
-from rules.estimator_interface import Estimator
-from rules.lifecycle import TABLE_DIGEST, lifecycle_warning
-from rules.profile import Profile
+from rules.current.audit import audit, session_buffer_warnings
+from rules.current.values import DERIVED, change_between, current_value
+from rules.estimate.interface import Estimator
+from rules.estimate.throughput import with_estimates
+from rules.inputs.enums import ControllerCache, FlashClass
+from rules.inputs.profile import Profile
+from rules.inputs.version import SUPPORT_REASONS, SUPPORTED_RANGE_TEXT, Support, support_of
+from rules.machine.storage import array_capability
+from rules.output.result import Change, Estimates, OsItem, Result, Setting, SettingFields
+from rules.reference.catalog import ServerCatalog, catalog_for
+from rules.reference.defaults import matches_default
+from rules.reference.lifecycle import TABLE_DIGEST, lifecycle_warning
+from rules.reference.variable_table import VariableFacts, variable_table
 from rules.registry import OS_RULES, SETTING_RULES
-from rules.result import Change, Estimates, OsItem, Result, Setting, SettingFields
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
-from rules.storage import array_capability
-from rules.throughput_estimates import with_estimates
-from rules.variable_table import VariableFacts, variable_table
-from rules.version import SUPPORT_REASONS, SUPPORTED_RANGE_TEXT, Support, support_of
 
 RULESET_VERSION = "2026.2"
 # json.dumps(..., sort_keys=True, default=str), without building an encoder for every result.

@@ -7,7 +7,7 @@ instances and io_capacity_max before the page cleaners and the LRU scan depth.
 
 import re
 
-from rules.bibliography import has_source
+from rules.reference.bibliography import has_source
 from rules.rule import OsRule, Rule
 from rules.settings import (
     buffer_pool,

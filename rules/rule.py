@@ -3,10 +3,10 @@
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from rules.catalog import ServerCatalog
-from rules.profile import Profile
-from rules.result import Evidence
-from rules.storage import ArrayCapability
+from rules.inputs.profile import Profile
+from rules.machine.storage import ArrayCapability
+from rules.output.result import Evidence
+from rules.reference.catalog import ServerCatalog
 
 ConfigValue = int | float | str
 

@@ -11,7 +11,7 @@ import argparse
 import subprocess
 import sys
 
-from rules.catalog_check import compare_with_mariadbd, read_mariadbd_help
+from rules.reference.catalog_check import compare_with_mariadbd, read_mariadbd_help
 
 
 def main(argv: list[str] | None = None) -> int:

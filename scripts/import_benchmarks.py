@@ -260,7 +260,7 @@ SOURCE_FIXES: dict[str, tuple[dict[str, Any], str]] = {
             "cpu_cores": 16,
         },
         "storage doing ~150k reads/s (the article); writes "
-        "taken as half, as for NVMe in rules/devices.py; data "
+        "taken as half, as for NVMe in rules/machine/devices.py; data "
         "taken as 10x the 4 GB pool; RAM and cores not stated",
     ),
     "callaghan-2011-odirect-log": (
@@ -325,7 +325,7 @@ EXCLUDE = {
     "125": "LinkBench ADD_LINK per 10 s has no conversion to the read_write reference unit",
     **dict.fromkeys(
         ("143", "144", "145", "146", "147", "148"),
-        "device-level fact, used by the storage model (rules/devices.py), not a benchmark",
+        "device-level fact, used by the storage model (rules/machine/devices.py), not a benchmark",
     ),
     # The post names no sysbench mode: what one transaction does (and so which kind's unit
     # it is in) would be a guess, and the pool, cores and clients are guesses too.

@@ -16,9 +16,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as `python scripts/make_examples.py` without installing
 
 from rules.engine import recommend  # noqa: E402
-from rules.errors import OutputRefused  # noqa: E402
+from rules.inputs.errors import OutputRefused  # noqa: E402
+from rules.inputs.validation import parse_profile  # noqa: E402
 from rules.render import host_filename, render  # noqa: E402
-from rules.validation import parse_profile  # noqa: E402
 
 EXAMPLES_DIR = ROOT / "docs" / "examples"
 PROFILES_DIR = ROOT / "tests" / "golden" / "profiles"

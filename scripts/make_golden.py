@@ -18,10 +18,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))  # run as `python scripts/make_golden.py` without installing
 
 from rules.engine import recommend  # noqa: E402
-from rules.errors import OutputRefused  # noqa: E402
+from rules.inputs.errors import OutputRefused  # noqa: E402
+from rules.inputs.validation import parse_profile  # noqa: E402
 from rules.render import REGISTRY, host_filename, render  # noqa: E402
 from rules.render.mycnf import render_mycnf  # noqa: E402
-from rules.validation import parse_profile  # noqa: E402
 
 GOLDEN_DIR = ROOT / "tests" / "golden"
 PROFILES_DIR = GOLDEN_DIR / "profiles"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

@@ -21,7 +21,7 @@ from rest_framework.settings import api_settings
 
 from advisor.deadline import OverBudget
 from advisor.unstorable import printable
-from rules.errors import NothingToRevert, OutputRefused, ProfileError
+from rules.inputs.errors import NothingToRevert, OutputRefused, ProfileError
 
 logger = logging.getLogger(__name__)
 

@@ -13,13 +13,14 @@ from advisor.api.examples import request_examples
 from advisor.api.profile_component import profile_schema
 from advisor.api.serializers import ErrorOutput
 from advisor.api.yaml_exports import YAML_EXPORTS
-from rules.jsonshape import component_ref
+from rules.output.jsonshape import component_ref
+from rules.output.result import Result
 from rules.render import CONTENT_TYPES, FORMATS, REGISTRY
 from rules.render.jsonout import RESULT_JSON, result_schema_components
-from rules.result import Result
 
 JSON = "application/json"
-# The result JSON, described from its declaration in rules.result (as Profile is from FIELDS).
+# The result JSON, described from its declaration in rules.output.result (as Profile is from
+# FIELDS).
 RESULT_REF = component_ref(Result, RESULT_JSON)
 ERROR_MEANINGS = {
     400: "The request is not valid; `errors` names each field by its dotted path.",
@@ -164,7 +165,7 @@ def recommendation_request_schema(profile: dict[str, Any]) -> dict[str, Any]:
 
 def add_components(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: add the Profile component built from FIELDS and
-    the result's components built from rules.result."""
+    the result's components built from rules.output.result."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas["Profile"] = profile_schema()
     schemas["RecommendationRequest"] = recommendation_request_schema(schemas["Profile"])

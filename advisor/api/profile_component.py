@@ -1,4 +1,4 @@
-"""The profile's OpenAPI component, built from `rules.profile_fields.FIELDS`, the table that
+"""The profile's OpenAPI component, built from `rules.inputs.field_table.FIELDS`, the table that
 validation reads.
 
 Nothing here is typed by hand per field: names, types, ranges, choices, defaults and help come
@@ -15,11 +15,11 @@ from typing import Any
 from rules.current.system import MAX_SWAPPINESS, OS_KEYS
 from rules.current.text import MAX_VALUE_CHARS
 from rules.current.variables import MAX_VARIABLES
-from rules.field_spec import optional_sections
-from rules.profile import Profile
-from rules.profile_fields import CURRENT_FORMS, FIELDS, MAX_TEXT_BYTES, FieldSpec, Kind
-from rules.validation import _KERNEL, PROVENANCE_PATHS  # as validation applies them
-from rules.version import _RELEASE
+from rules.inputs.field_spec import optional_sections
+from rules.inputs.field_table import CURRENT_FORMS, FIELDS, MAX_TEXT_BYTES, FieldSpec, Kind
+from rules.inputs.profile import Profile
+from rules.inputs.validation import _KERNEL, PROVENANCE_PATHS  # as validation applies them
+from rules.inputs.version import _RELEASE
 
 Schema = dict[str, Any]
 

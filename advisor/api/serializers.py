@@ -22,7 +22,7 @@ class ErrorOutput(serializers.Serializer):
 @extend_schema_field(PROFILE_REF)
 class ProfileField(serializers.Field):
     """A profile object, passed through as sent: `parse_profile` validates it, naming fields in
-    the profile's own terms (the Profile component, built from rules.profile_fields.FIELDS)."""
+    the profile's own terms (the Profile component, built from rules.inputs.field_table.FIELDS)."""
 
     default_error_messages = {"object": "must be a profile object"}  # noqa: RUF012
 

@@ -16,7 +16,7 @@ from calibration.gain_interval import ratio_group_label
 from calibration.interval import DISKS_GROUP, INTERVAL, KIND_SEPARATOR
 from calibration.outside import COLUMN_WORDS, figure
 from calibration.submissions import SOURCE_PREFIX
-from rules import bibliography
+from rules.reference import bibliography
 
 _VERSION_TIME = re.compile(r"^(\d{8}\.\d{6})")
 

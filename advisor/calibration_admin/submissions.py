@@ -18,8 +18,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from advisor.models import Measurement
 from calibration.points import UNITS
 from calibration.submissions import fio_sample, kept_submission_fields, point_from_submission
-from rules.errors import ProfileError
-from rules.validation import parse_profile
+from rules.inputs.errors import ProfileError
+from rules.inputs.validation import parse_profile
 
 
 class MeasurementInvalid(ValueError):

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 from advisor.models import Batch, BatchItem
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.output.revert import can_revert
 from rules.render import host_filename, render, render_revert, result_from_dict
-from rules.revert import can_revert
 
 SUMMARY_COLUMNS = (
     "name",

@@ -27,9 +27,9 @@ from advisor.deadline import OverBudget, time_budget
 from advisor.fleet.archive_files import ArchiveQueue, archive_request
 from advisor.models import Batch, BatchItem
 from advisor.recommendations.services import recommendation_compute, recommendation_create_many
-from rules.errors import ProfileError
-from rules.result import Result
-from rules.validation import parse_profile
+from rules.inputs.errors import ProfileError
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
 
 logger = logging.getLogger(__name__)
 

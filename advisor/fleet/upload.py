@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from advisor.fleet.services import BatchInvalid
-from rules.profile_fields import FIELDS, FIELDS_BY_PATH, REPORT_PATHS, Kind
+from rules.inputs.field_table import FIELDS, FIELDS_BY_PATH, REPORT_PATHS, Kind
 
 # A probe's report (provenance, ...) is JSON-shaped and not a fact about the host: JSON only.
 CSV_COLUMNS: tuple[str, ...] = (

@@ -35,6 +35,9 @@ from advisor.recommendations.services import (
 )
 from advisor.unstorable import printable
 from rules.check import NEEDS_CURRENT, report_to_dict
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
+from rules.output.revert import revert
 from rules.render import (
     FORMATS,
     filename_for,
@@ -43,9 +46,6 @@ from rules.render import (
     result_to_dict,
     revert_filename_for,
 )
-from rules.result import Result
-from rules.revert import revert
-from rules.validation import parse_profile
 
 RDS_FIELD = "rds_parameters"
 FLAG = serializers.BooleanField()  # one field: a whole serializer per request costs more

@@ -12,15 +12,15 @@ from advisor.row_insert import insert_rows, store_row
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
 from rules.check import NEEDS_CURRENT, CheckReport, check
-from rules.echo import echo_ordered
 from rules.engine import recommend
-from rules.jsonshape import Shape
-from rules.jsonwrite import to_json
-from rules.profile import Profile
+from rules.inputs.echo import echo_ordered
+from rules.inputs.profile import Profile
+from rules.output.jsonshape import Shape
+from rules.output.jsonwrite import to_json
+from rules.output.result import Result
 from rules.render.jsonout import RESULT_JSON, result_from_dict
 from rules.render.mycnf import permalink_url
 from rules.render.rds import with_rds_parameters
-from rules.result import Result
 
 _ESTIMATORS: dict[str, CalibratedEstimator] = {}
 

@@ -16,9 +16,9 @@ from advisor.reference.serializers import (
     SourceOutput,
 )
 from advisor.reference.services import rule_list, source_list, variable_data
-from rules.catalog import catalog_for
-from rules.enums import Flavor
-from rules.version import parse_version, support_of
+from rules.inputs.enums import Flavor
+from rules.inputs.version import parse_version, support_of
+from rules.reference.catalog import catalog_for
 
 
 class CatalogGetApi(APIView):

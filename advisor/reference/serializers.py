@@ -5,8 +5,8 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from rules.enums import Flavor
-from rules.profile_fields import FIELDS_BY_PATH
+from rules.inputs.enums import Flavor
+from rules.inputs.field_table import FIELDS_BY_PATH
 
 VERSION_HELP = FIELDS_BY_PATH["server.version"].help
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from rules.bibliography import all_sources, source
-from rules.catalog import VariableSpec, all_rows, catalog_for
-from rules.enums import Flavor
+from rules.inputs.enums import Flavor
+from rules.inputs.version import ServerVersion
+from rules.reference.bibliography import all_sources, source
+from rules.reference.catalog import VariableSpec, all_rows, catalog_for
 from rules.registry import all_rules
 from rules.rule import OsRule
-from rules.version import ServerVersion
 
 
 def variable_data(spec: VariableSpec) -> dict[str, Any]:

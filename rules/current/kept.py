@@ -9,11 +9,12 @@ the result only says how many were dropped and which of them looked like credent
 import re
 from collections.abc import Collection, Mapping
 
-from rules.removed import REMOVED_NAMES
+from rules.reference.removed import REMOVED_NAMES
 
 # Keys of a result's echoed `current` that are not variables.
 ECHO_META_KEYS = frozenset({"origin", "dropped_variables", "os"})
-# Variables kept although the catalog has no row for them, because the audit (rules/audit.py)
+# Variables kept although the catalog has no row for them, because the audit
+# (rules/current/audit.py)
 # warns about them: MySQL 8.0 removed the query cache, and a server given these will not start;
 # the per-connection buffers times max_connections can promise more memory than the host has
 # (the sort, join, read and temporary-table limits have catalog rows and are kept anyway).
@@ -31,7 +32,7 @@ AUDITED_NAMES = frozenset(
 )
 
 # Read although the catalog has no row for them (the advisor never sets them): the limits the
-# memory budget counts beside the buffer pool (rules/memory.py) and how the server runs
+# memory budget counts beside the buffer pool (rules/machine/memory.py) and how the server runs
 # connections (a thread pool bounds how many allocate their buffers at once).
 MEMORY_MODEL_NAMES = (
     "max_heap_table_size",
@@ -43,7 +44,8 @@ MEMORY_MODEL_NAMES = (
     "thread_handling",
 )
 # Read although the catalog has no row for it (the advisor never sets it): whether the server
-# writes a binary log, which the sync_binlog rule and the throughput model ask (rules/binlog.py).
+# writes a binary log, which the sync_binlog rule and the throughput model ask
+# (rules/current/binlog.py).
 # And the memory model's variables above.
 READ_UNCATALOGUED = frozenset({"log_bin", *MEMORY_MODEL_NAMES})
 # Every name kept besides the catalog's: the probe (probe/advisor_probe.py ADVISOR_READS) posts

@@ -8,8 +8,8 @@ from rules.current.show_variables import read_show_variables
 from rules.current.system import read_os
 from rules.current.text import Parsed
 from rules.current.variables import read_variables
-from rules.profile import Current
-from rules.profile_fields import CURRENT_FORMS
+from rules.inputs.field_table import CURRENT_FORMS
+from rules.inputs.profile import Current
 
 _FORMS = ", ".join(CURRENT_FORMS)
 # How a result names where the current configuration came from, by `Current.origin`.

@@ -10,12 +10,12 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from rules.catalog import known_names
 from rules.current.errors import CurrentParseError
 from rules.current.kept import keep_read_variables
 from rules.current.messages import show
 from rules.current.parse import parse_current
-from rules.profile_fields import CURRENT_FORMS
+from rules.inputs.field_table import CURRENT_FORMS
+from rules.reference.catalog import known_names
 
 _BARE_VALUE = re.compile(r"[A-Za-z0-9_.,+\-/:@%]*")
 

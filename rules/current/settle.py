@@ -8,12 +8,12 @@ outside the variable's range is adjusted to the nearest bound with a warning, so
 read as the server would read it and the adjustment is noted.
 """
 
-from rules.catalog import NUMERIC_TYPES, ServerCatalog, VariableSpec
 from rules.current.kept import keep_read_variables
 from rules.current.messages import clip
 from rules.current.server_numbers import parse_number
-from rules.profile import Current
-from rules.removed import REMOVED_NAMES, removed_from
+from rules.inputs.profile import Current
+from rules.reference.catalog import NUMERIC_TYPES, ServerCatalog, VariableSpec
+from rules.reference.removed import REMOVED_NAMES, removed_from
 from rules.units import ascii_digits
 
 _BOOL_WORDS = frozenset({"on", "off", "true", "false", "1", "0"})

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from rules.current.errors import CurrentParseError
 from rules.current.messages import kind
-from rules.profile_fields import MAX_TEXT_BYTES
+from rules.inputs.field_table import MAX_TEXT_BYTES
 
 MAX_VALUE_CHARS = 65_536
 # Share of control characters above which a text is taken for binary data, not a config.

@@ -8,7 +8,7 @@ from rules.current.kept import holds_secret
 from rules.current.messages import kind, show
 from rules.current.names import MAX_NAME_CHARS, LooseNames, is_loose, is_name, normalise_name
 from rules.current.text import CONTROL, MAX_VALUE_CHARS, Parsed
-from rules.profile_fields import MAX_TEXT_BYTES
+from rules.inputs.field_table import MAX_TEXT_BYTES
 
 MAX_VARIABLES = 5000
 

@@ -9,6 +9,8 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rules.output.result import Result
+from rules.output.revert import revert
 from rules.render.ansible import render_ansible, render_ansible_tasks
 from rules.render.aurora import render_aurora_json, render_aurora_terraform
 from rules.render.jsonout import result_from_dict, result_to_dict
@@ -23,8 +25,6 @@ from rules.render.rds import render_rds_json, render_rds_terraform
 from rules.render.sql import render_sql
 from rules.render.sysctl import render_sysctl
 from rules.render.udev import render_udev
-from rules.result import Result
-from rules.revert import revert
 
 __all__ = [
     "BY_NAME",
@@ -145,7 +145,8 @@ OS_REVERTERS = {"udev": render_udev_revert, "sysctl": render_sysctl_revert}
 
 
 def render_revert(result: Result, fmt: str, *, base_url: str = "") -> str:
-    """The revert twin of export `fmt`: the same renderer, given `rules.revert.revert(result)`;
+    """The revert twin of export `fmt`: the same renderer, given
+    `rules.output.revert.revert(result)`;
     the udev and sysctl twins say how to undo the OS change instead (`rules.render.os_revert`).
     Raises NothingToRevert when the result carries no current configuration."""
     reverted = revert(result)

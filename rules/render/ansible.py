@@ -5,15 +5,16 @@
 each entry's template into `mysql_config_include_dir`), every value by name, and what needs a
 restart. `ansible-tasks` is a task list of `community.mysql.mysql_variables` tasks that set the
 dynamic settings on the running server (persisted with `mode: persist` on MySQL/Percona 8.0+),
-in the order `rules.apply.apply_groups` gives the SQL export's part 1, with its apply notes.
+in the order `rules.reference.apply.apply_groups` gives the SQL export's part 1, with its apply
+notes.
 """
 
-from rules.apply import apply_groups
+from rules.output.result import Result, Setting
+from rules.reference.apply import apply_groups
 from rules.render.deploy import deploy_header, deploy_settings, mycnf_body, no_template
 from rules.render.mycnf import config_value, one_line, server_value, variable_name
 from rules.render.sql import NOT_PERSISTABLE, uses_set_persist
 from rules.render.yamltext import Literal, Node, dump
-from rules.result import Result, Setting
 
 PREFIX = "innodb_io_advisor"
 CNF_NAME = "innodb-io-advisor.cnf"

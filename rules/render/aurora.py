@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.output.result import Result, Setting
 from rules.render.aurora_parameters import (
     FAMILY,
     GUIDE_NOTE,
@@ -31,7 +32,6 @@ from rules.render.rds import (
     not_set_lines,
     terraform_group,
 )
-from rules.result import Result, Setting
 
 HOST_NOTE = (
     "Aurora manages the hosts and the storage: the IO scheduler, read-ahead, sysctl, transparent "

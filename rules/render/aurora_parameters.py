@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Literal
 
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.inputs.version import parse_version
+from rules.output.result import Setting
 from rules.render.deploy import server_flavor
-from rules.result import Setting
-from rules.version import parse_version
 
 FAMILY = "aurora-mysql8.0"
 # Every Aurora MySQL 3.x release is compatible with a MySQL 8.0 release (Aurora MySQL Release

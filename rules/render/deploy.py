@@ -3,7 +3,8 @@ write, the header every one of them starts with, and the flavor check."""
 
 from collections.abc import Mapping, Sequence
 
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.output.result import Result, Setting
 from rules.render.mycnf import (
     config_value,
     header_lines,
@@ -14,7 +15,6 @@ from rules.render.mycnf import (
     variable_name,
 )
 from rules.render.yamltext import printable
-from rules.result import Result, Setting
 
 MYSQL_FAMILY = frozenset({"mysql", "percona"})
 

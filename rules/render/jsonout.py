@@ -1,6 +1,7 @@
 """The contract's JSON result (product.md, "Output: the result"), its inverse and its schema.
 
-The classes of `rules.result` declare the JSON, field by field (see `rules.jsonshape`); this
+The classes of `rules.output.result` declare the JSON, field by field (see
+`rules.output.jsonshape`); this
 module adds only what the fields cannot say: the keys computed on the way out (permalink, a
 setting's my.cnf display, the cited sources, the format) and a setting's value as the server
 spells it. `result_to_dict` is what the API returns and what is stored with a recommendation;
@@ -13,8 +14,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from rules.bibliography import source
-from rules.jsonshape import (
+from rules.output.jsonshape import (
     Codec,
     Derived,
     Schema,
@@ -22,9 +22,10 @@ from rules.jsonshape import (
     from_json,
     schema_components,
 )
-from rules.jsonwrite import to_json
+from rules.output.jsonwrite import to_json
+from rules.output.result import Result, Setting
+from rules.reference.bibliography import source
 from rules.render.mycnf import config_value, permalink_url, server_value
-from rules.result import Result, Setting
 from rules.units import number_from_text
 
 # The JSON result's shape: 2 cites each source once, in `sources`, not in every evidence item.

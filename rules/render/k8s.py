@@ -17,6 +17,7 @@ take the values as they are. The vendored CRDs these validate against: rules/dat
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.output.result import Result, Setting
 from rules.render.deploy import (
     MYSQL_FAMILY,
     deploy_header,
@@ -31,7 +32,6 @@ from rules.render.memory_share import (
     server_memory_bytes,
 )
 from rules.render.yamltext import Literal, Node, dump
-from rules.result import Result, Setting
 from rules.units import bytes_for_people
 
 

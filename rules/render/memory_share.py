@@ -26,9 +26,9 @@ another size.
 import math
 from collections.abc import Mapping
 
-from rules.field_spec import input_fields
-from rules.profile import Profile
-from rules.result import Result
+from rules.inputs.field_spec import input_fields
+from rules.inputs.profile import Profile
+from rules.output.result import Result
 from rules.units import GIB
 
 BUFFER_POOL = "innodb_buffer_pool_size"

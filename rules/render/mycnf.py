@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from rules.current import ORIGIN_LABELS
-from rules.errors import OutputRefused
-from rules.result import Result, Setting
+from rules.inputs.errors import OutputRefused
+from rules.output.result import Result, Setting
 from rules.units import GIB, bytes_for_config
 
 PRODUCT = "InnoDB IO Advisor"

@@ -8,10 +8,10 @@ back: to the value the profile gave as before when it is known, else by a reboot
 the kernel's own default.
 """
 
+from rules.output.result import OsItem, Result
 from rules.render.mycnf import comment, header_lines
 from rules.render.sysctl import sysctl_items
 from rules.render.udev import RULES_PATH, udev_items
-from rules.result import OsItem, Result
 from rules.system.sysctl import SYSCTL_PATH
 
 UDEV_RELOAD = "udevadm control --reload"

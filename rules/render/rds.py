@@ -8,7 +8,8 @@ DB parameters", "DB parameter formulas",
 https://docs.aws.amazon.com/AmazonRDS/latest/UserGuide/USER_ParamValuesRef.html). What may be
 changed, and whether it applies at once or at the next reboot, comes from the family's
 `aws rds describe-engine-default-parameters` output: the user's own, kept with the result
-(`with_rds_parameters`, rules.rds_parameters), or one vendored in rules/data/vendor/rds/ (see the
+(`with_rds_parameters`, rules.current.rds_parameters), or one vendored in rules/data/vendor/rds/
+(see the
 README there). Without either the export is refused, telling the user the command to run, rather
 than guessing.
 """
@@ -22,13 +23,13 @@ from dataclasses import dataclass, replace
 from importlib import resources
 from typing import Any
 
-from rules.errors import OutputRefused, ProfileError
-from rules.rds_parameters import RdsParameter, kept_for, read_engine_defaults
+from rules.current.rds_parameters import RdsParameter, kept_for, read_engine_defaults
+from rules.inputs.errors import OutputRefused, ProfileError
+from rules.inputs.version import parse_version
+from rules.output.result import Result, Setting
 from rules.render.deploy import deploy_header, deploy_settings, server_flavor
 from rules.render.memory_share import BUFFER_POOL, pool_fraction, ram_bytes
 from rules.render.mycnf import comment, one_line, server_value, variable_name
-from rules.result import Result, Setting
-from rules.version import parse_version
 
 # ModifyDBParameterGroup takes at most 20 parameters per request (RDS API Reference,
 # ModifyDBParameterGroup, "Parameters": "A maximum of 20 parameters can be modified in a single

@@ -5,13 +5,15 @@ mysqld-auto.cnf), `SET GLOBAL` on 5.7 and MariaDB (applied now, lost at the next
 MariaDB has no SET PERSIST; MariaDB KB, "SET" and "Configuring MariaDB with Option Files").
 Part 2, at the next restart: `SET PERSIST_ONLY` on 8.0+ (MySQL 8.0 Reference Manual, 15.7.6.1
 "SET Syntax for Variable Assignment"), and the my.cnf lines for what cannot be persisted and for
-5.7 and MariaDB. `rules.apply.apply_groups` decides the parts and the order.
+5.7 and MariaDB. `rules.reference.apply.apply_groups` decides the parts and the order.
 """
 
 from collections.abc import Mapping
 
-from rules.apply import apply_groups
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.inputs.version import parse_version
+from rules.output.result import Result, Setting
+from rules.reference.apply import apply_groups
 from rules.render.mycnf import (
     comment,
     config_value,
@@ -22,8 +24,6 @@ from rules.render.mycnf import (
     server_value,
     variable_name,
 )
-from rules.result import Result, Setting
-from rules.version import parse_version
 
 _QUOTED_KINDS = frozenset({"enum"})
 # Variables MySQL refuses to persist (SET PERSIST and PERSIST_ONLY fail: "non persistent"; the

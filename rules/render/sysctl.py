@@ -1,8 +1,8 @@
 """A sysctl.d file with the kernel memory settings, each under its reason and sources."""
 
-from rules.bibliography import source
+from rules.output.result import OsItem, Result
+from rules.reference.bibliography import source
 from rules.render.mycnf import comment, install_header
-from rules.result import OsItem, Result
 from rules.system.sysctl import RELOAD_COMMAND, SYSCTL_PATH
 
 NOTHING_TO_PERSIST = "No sysctl setting is recommended for this result."

@@ -1,7 +1,7 @@
 """A udev rules file that keeps the IO scheduler and read-ahead settings across reboots."""
 
+from rules.output.result import OsItem, Result
 from rules.render.mycnf import comment, install_header, one_line
-from rules.result import OsItem, Result
 
 RULES_PATH = "/etc/udev/rules.d/60-innodb-io-advisor.rules"
 NOTHING_TO_PERSIST = "No udev rule is needed: this result has no scheduler or read-ahead change."

@@ -4,15 +4,15 @@ The share follows the manual's sizing for a dedicated server (75% of RAM above 4
 4 GiB), except that on large hosts a fixed reserve replaces the 25%; then the pool, the log
 buffer, every connection's buffers, temporary tables, the server's caches and an OS reserve must
 fit in RAM, and the pool gives way, but never below a floor of 20% of RAM: past that the
-connections are what must change, and the warning says how (rules/memory_fixes.py).
+connections are what must change, and the warning says how (rules/settings/memory_fixes.py).
 """
 
-from rules.memory import Budget, memory_budget
-from rules.memory_fixes import Fix, connection_fixes
-from rules.result import Evidence
+from rules.machine.memory import Budget, memory_budget
+from rules.output.result import Evidence
 from rules.rounding import percent_text
 from rules.rule import Case, Context, Proposal, Rule
 from rules.settings.log_buffer import log_buffer_bytes
+from rules.settings.memory_fixes import Fix, connection_fixes
 from rules.settings.page_cleaning import CHUNK_BYTES, instances_for
 from rules.units import GIB, MIB, bytes_for_people, round_down
 

@@ -1,7 +1,7 @@
 """innodb_max_dirty_pages_pct and its low-water mark: write combining against recovery time."""
 
-from rules.defaults import default_note, server_name
-from rules.result import Evidence
+from rules.output.result import Evidence
+from rules.reference.defaults import default_note, server_name
 from rules.rule import Case, Context, Proposal, Rule
 
 # More dirty pages let repeated changes share one write: 80% beat 20% by up to 3x in tpcc on two

@@ -6,9 +6,9 @@ safe. OFF would be right only on storage that writes a whole page atomically, an
 has no way to say that, so the advisor never recommends it.
 """
 
-from rules.defaults import default_note
-from rules.enums import Flavor
-from rules.result import Evidence
+from rules.inputs.enums import Flavor
+from rules.output.result import Evidence
+from rules.reference.defaults import default_note
 from rules.rule import Case, Context, Proposal, Rule
 
 NAME = "innodb_doublewrite"

@@ -1,10 +1,10 @@
 """innodb_flush_log_at_trx_commit and sync_binlog, from the durability the user asked for."""
 
-from rules.binlog import binary_log_on, pasted_log_bin
-from rules.enums import Durability
-from rules.result import Evidence
+from rules.current.binlog import binary_log_on, pasted_log_bin
+from rules.inputs.enums import Durability
+from rules.inputs.version import FLAVOR_NAMES
+from rules.output.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
-from rules.version import FLAVOR_NAMES
 
 # full: write and sync the redo log at every commit (1) and sync the binlog at every commit
 # group (1). relaxed: write at commit, sync about once a second (2); sync the binlog every 1000

@@ -1,9 +1,9 @@
 """How InnoDB opens and syncs its files: innodb_flush_method, or MariaDB 11's replacements."""
 
-from rules.enums import Flavor
-from rules.result import Evidence
+from rules.inputs.enums import Flavor
+from rules.inputs.version import ServerVersion
+from rules.output.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
-from rules.version import ServerVersion
 
 # From 8.0.14 InnoDB fsyncs file metadata itself, which made O_DIRECT_NO_FSYNC safe on XFS and
 # ext4 (mysql-manual-flush-method); before it the manual warns against it there.

@@ -1,6 +1,6 @@
 """innodb_flush_neighbors: writing a page's dirty neighbours too pays only on disks."""
 
-from rules.result import Evidence
+from rules.output.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
 
 FLUSH_NEIGHBORS_ROTATIONAL = 1  # flush contiguous dirty neighbours in the same extent

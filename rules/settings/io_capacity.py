@@ -1,11 +1,11 @@
 """innodb_io_capacity and innodb_io_capacity_max: the IO budget of background flushing."""
 
-from rules.defaults import default_note, io_capacity_max_default, server_name
-from rules.enums import Media
-from rules.result import Evidence
+from rules.inputs.enums import Media
+from rules.machine.workload import WRITE_INTENSITY
+from rules.output.result import Evidence
+from rules.reference.defaults import default_note, io_capacity_max_default, server_name
 from rules.rounding import clamp, percent_text, round_readable
 from rules.rule import Case, Context, Proposal, Rule
-from rules.workload import WRITE_INTENSITY
 
 # Share of the array's random-write rate given to background flushing, by media.
 # HDD: experts set about the whole write rate (callaghan-2009-2disk: 250 on two SATA disks;

@@ -1,7 +1,7 @@
 """innodb_read_io_threads and innodb_write_io_threads: background threads issuing async IO."""
 
-from rules.enums import Media
-from rules.result import Evidence
+from rules.inputs.enums import Media
+from rules.output.result import Evidence
 from rules.rounding import clamp
 from rules.rule import Case, Context, Proposal, Rule
 

@@ -5,9 +5,9 @@ out early. Loads and other large transactions fill a small buffer, so they get a
 every other workload keeps the version's default.
 """
 
-from rules.defaults import default_note, server_name
-from rules.enums import WorkloadKind
-from rules.result import Evidence
+from rules.inputs.enums import WorkloadKind
+from rules.output.result import Evidence
+from rules.reference.defaults import default_note, server_name
 from rules.rule import Case, Context, Proposal, Rule
 from rules.units import MIB, bytes_for_people
 

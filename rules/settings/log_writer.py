@@ -1,8 +1,8 @@
 """innodb_log_writer_threads and innodb_use_fdatasync: how MySQL writes and syncs its redo log
 (MySQL and Percona Server only: 8.0.22 and 8.0.26 on; MariaDB has neither variable)."""
 
-from rules.defaults import default_note
-from rules.result import Evidence
+from rules.output.result import Evidence
+from rules.reference.defaults import default_note
 from rules.rule import Case, Context, Proposal, Rule
 
 WRITER_THREADS = "innodb_log_writer_threads"

@@ -3,12 +3,12 @@ and innodb_lru_scan_depth (MySQL and Percona Server; MariaDB 10.5 went back to o
 page cleaner, and 10.6 removed the first two variables).
 """
 
-from rules.defaults import io_capacity_max_default
-from rules.enums import Flavor
-from rules.result import Evidence
+from rules.inputs.enums import Flavor
+from rules.machine.workload import WRITE_INTENSITY
+from rules.output.result import Evidence
+from rules.reference.defaults import io_capacity_max_default
 from rules.rule import Case, Context, Proposal, Rule
 from rules.units import GIB, MIB, bytes_for_people
-from rules.workload import WRITE_INTENSITY
 
 INSTANCES = "innodb_buffer_pool_instances"
 CLEANERS = "innodb_page_cleaners"

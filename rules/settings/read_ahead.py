@@ -1,7 +1,7 @@
 """InnoDB read-ahead: prefetching whole extents helps scans and single disks, hurts random OLTP."""
 
-from rules.enums import Media, WorkloadKind
-from rules.result import Evidence
+from rules.inputs.enums import Media, WorkloadKind
+from rules.output.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
 
 DEFAULT_THRESHOLD_PAGES = 56  # server default (catalog)

@@ -6,12 +6,12 @@ writes this storage can sustain, what the recovery limit allows at the media's r
 data itself, and the version's ceiling; never below a practical floor.
 """
 
-from rules.devices import PAGE_BYTES
-from rules.enums import Media
-from rules.result import Evidence
+from rules.inputs.enums import Media
+from rules.machine.devices import PAGE_BYTES
+from rules.machine.workload import WRITE_INTENSITY
+from rules.output.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
 from rules.units import GIB, MIB, bytes_for_people, round_down
-from rules.workload import WRITE_INTENSITY
 
 # Hold about one hour of peak log writes (baron-2008-log-size), the rule MySQLTuner's users
 # converged on in place of 25% of the buffer pool (mysqltuner-2025-redo-capacity).

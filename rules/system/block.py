@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from rules.enums import Media
+from rules.inputs.enums import Media
 
 UDEV_PATH = "/etc/udev/rules.d/60-innodb-io-advisor.rules"
 

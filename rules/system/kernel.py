@@ -9,7 +9,7 @@ NVMe namespaces were blk-mq from the start and always list "none".
 import re
 from enum import StrEnum
 
-from rules.profile import Kernel
+from rules.inputs.profile import Kernel
 
 
 class Generation(StrEnum):

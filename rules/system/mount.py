@@ -2,8 +2,8 @@
 
 import functools
 
-from rules.enums import Filesystem
-from rules.result import Evidence
+from rules.inputs.enums import Filesystem
+from rules.output.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
 
 FSTAB_PATH = "/etc/fstab"

@@ -2,8 +2,8 @@
 
 import functools
 
-from rules.enums import Flavor
-from rules.result import Evidence
+from rules.inputs.enums import Flavor
+from rules.output.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
 
 # The unit names the distributions' packages install: mariadb.service for MariaDB; mysqld.service

@@ -2,8 +2,8 @@
 
 import functools
 
-from rules.enums import Media
-from rules.result import Evidence
+from rules.inputs.enums import Media
+from rules.output.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
 from rules.system.block import DEVICE_CLASSES, UDEV_PATH, device_files, device_loop, udev_rule
 

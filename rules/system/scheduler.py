@@ -2,9 +2,9 @@
 
 import functools
 
-from rules.enums import Media
-from rules.profile import Kernel
-from rules.result import Evidence
+from rules.inputs.enums import Media
+from rules.inputs.profile import Kernel
+from rules.output.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
 from rules.system.block import (
     DEVICE_CLASSES,

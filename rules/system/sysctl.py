@@ -1,6 +1,6 @@
 """Kernel memory settings for a dedicated database host, kept in one sysctl.d file."""
 
-from rules.result import Evidence
+from rules.output.result import Evidence
 from rules.rule import Case, Context, OsProposal, OsRule
 
 SYSCTL_PATH = "/etc/sysctl.d/60-innodb-io-advisor.conf"

@@ -19,9 +19,9 @@ from django.utils import timezone
 from advisor.recommendations.services import recommendation_create
 from advisor.recommendations.wizard.steps import SESSION_KEY
 from advisor.tasks import sessions_clear
-from rules.validation import parse_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from tests.advisor.wizard.helpers import ANSWERS
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from advisor.charset import refused_charset
 from advisor.wsgi import application
+from rules.inputs.examples import raw_profile
 from tests.advisor.api.test_schemathesis import keep_test_connection
-from tests.rules.profiles import raw_profile
 
 __all__ = ["keep_test_connection"]  # the fixture the tests below use
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("keep_test_connection")]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 ROOT = Path(__file__).resolve().parents[2]
 PROFILE = raw_profile(**{"hardware.storage.controller_cache": "none"})

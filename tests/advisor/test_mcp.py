@@ -20,8 +20,8 @@ from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from advisor.api.profile_component import as_json_schema, profile_schema
+from rules.inputs.examples import raw_profile
 from rules.render import FORMATS
-from tests.rules.profiles import raw_profile
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_DATABASE = "postgres://nobody@127.0.0.1:9/no_database"  # port 9: discard, never PostgreSQL

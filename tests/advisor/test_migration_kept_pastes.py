@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 SECRET = "Hunter2Secret"
 PASTE = f"[mysqld]\ninnodb_io_capacity=400\nwsrep_sst_auth=sst:{SECRET}\n"

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from rules.engine import recommend
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from tests.rules.rds_lists import NOT_LISTED, NOT_MODIFIABLE, engine_defaults
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ from advisor.recommendations.services import (
     recommendation_get,
     recommendation_store,
 )
+from rules.inputs.examples import profile
+from rules.inputs.validation import parse_profile
 from rules.render.jsonout import result_to_dict
-from rules.validation import parse_profile
-from tests.rules.profiles import profile
 
 pytestmark = pytest.mark.django_db
 

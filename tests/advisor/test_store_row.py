@@ -14,9 +14,9 @@ from django.db import OperationalError, connection
 
 from advisor.models import Recommendation
 from advisor.recommendations.services import recommendation_compute, recommendation_store
+from rules.inputs.examples import profile
+from rules.inputs.validation import parse_profile
 from rules.render.jsonout import result_to_dict
-from rules.validation import parse_profile
-from tests.rules.profiles import profile
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,9 +13,9 @@ from django.core.management import call_command
 from playwright.sync_api import Page, expect
 
 from advisor.recommendations.services import recommendation_create
-from rules.validation import parse_profile
+from rules.inputs.examples import hdd, raw_profile
+from rules.inputs.validation import parse_profile
 from tests.browser.conftest import SCREENSHOTS
-from tests.rules.profiles import hdd, raw_profile
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,8 +13,8 @@ from calibration.artifact import load_latest
 from calibration.config_rows import ConfigRow, configuration_arrays, profile_rows
 from calibration.features import KINDS, Situation, situation_of_profile
 from calibration.model import predict_rows
-from rules.validation import parse_profile
-from tests.rules.profiles import flash, hdd, network, raw_profile
+from rules.inputs.examples import flash, hdd, network, raw_profile
+from rules.inputs.validation import parse_profile
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None

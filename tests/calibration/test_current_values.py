@@ -7,13 +7,13 @@ from hypothesis import strategies as st
 
 from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
-from rules.catalog import CATALOG_SERIES, catalog_for
 from rules.engine import recommend
-from rules.enums import Flavor
-from rules.errors import ProfileError
-from rules.validation import parse_profile
-from rules.version import parse_version
-from tests.rules.profiles import raw_profile
+from rules.inputs.enums import Flavor
+from rules.inputs.errors import ProfileError
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
+from rules.inputs.version import parse_version
+from rules.reference.catalog import CATALOG_SERIES, catalog_for
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None

@@ -15,15 +15,15 @@ from calibration.features import situation_of_point
 from calibration.interval import bounds_for, interval_group
 from calibration.points import load_points, used_points
 from rules.engine import recommend
-from rules.result import Effect
-from rules.validation import parse_profile
-from tests.rules.profiles import (
+from rules.inputs.examples import (
     MEASURED_POINT_SELECTS,
     eight_core_read_write_measured_at_one_client_a_core,
     raw_profile,
     two_core_read_write,
     two_core_read_write_measured_at_one_client_a_core,
 )
+from rules.inputs.validation import parse_profile
+from rules.output.result import Effect
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None, "the repository ships a calibration artifact"

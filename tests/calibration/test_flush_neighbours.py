@@ -7,11 +7,11 @@ import pytest
 
 from calibration.device_terms import EXTENT_PAGES, neighbour_pages
 from calibration.points import flush_neighbors_default, load_points, used_points
-from rules.enums import ControllerCache, FlashClass, Media, RaidLevel
-from rules.profile import Storage
-from rules.validation import parse_profile
+from rules.inputs.enums import ControllerCache, FlashClass, Media, RaidLevel
+from rules.inputs.examples import flash, hdd, raw_profile
+from rules.inputs.profile import Storage
+from rules.inputs.validation import parse_profile
 from tests.calibration.test_estimator import ESTIMATOR, estimate, midpoint
-from tests.rules.profiles import flash, hdd, raw_profile
 
 DISK = Storage(
     media=Media.HDD,

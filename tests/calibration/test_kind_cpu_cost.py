@@ -21,12 +21,12 @@ from calibration.kind_cpu_cost import (
 )
 from calibration.points import load_points, used_points
 from rules.engine import recommend
-from rules.validation import parse_profile
-from tests.rules.profiles import (
+from rules.inputs.examples import (
     MEASURED_POINT_SELECTS,
     eight_core_read_write_measured_at_one_client_a_core,
     two_core_read_write,
 )
+from rules.inputs.validation import parse_profile
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None, "the repository ships a calibration artifact"

@@ -5,7 +5,7 @@ import pytest
 
 from calibration.labs import LABS, lab_of, labs_of
 from calibration.points import load_points, used_points
-from rules.bibliography import source as bibliography_entry
+from rules.reference.bibliography import source as bibliography_entry
 
 SHIPPED = sorted({p.source for p in used_points(load_points())})
 # What the bibliography's entry of a lab's source shows: its author, or (Percona) its address

@@ -17,8 +17,8 @@ from calibration.measured_cpu import (
 )
 from calibration.model import REFERENCE_YEAR
 from rules.engine import recommend
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 
 CALIBRATION = load_latest()
 assert CALIBRATION is not None, "the repository ships a calibration artifact"

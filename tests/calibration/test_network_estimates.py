@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calibration.features import situation_of_profile
-from rules.validation import parse_profile
-from rules.volumes import NETWORK_READ_LATENCY_S
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
+from rules.machine.volumes import NETWORK_READ_LATENCY_S
 from tests.calibration.test_estimator import midpoint, non_decreasing
-from tests.rules.profiles import raw_profile
 
 FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 IOPS_LADDER = (100, 500, 3_000, 10_000, 40_000, 160_000)

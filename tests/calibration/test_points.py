@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from calibration.points import DATA_FILES, load_points, update_test_of, used_points
-from rules.bibliography import has_source
+from rules.reference.bibliography import has_source
 
 
 def test_the_shipped_data_keeps_every_published_row() -> None:

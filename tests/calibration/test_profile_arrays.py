@@ -12,8 +12,8 @@ from calibration.features import (
     as_arrays,
     situation_of_profile,
 )
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 
 CONFIG_VALUES = {
     "innodb_buffer_pool_size": st.integers(2**27, 2**40),

@@ -5,13 +5,13 @@ import pytest
 from calibration.device_terms import queued_iops
 from calibration.features import situation_of_profile
 from calibration.model import REFERENCE_YEAR
-from rules.bibliography import has_source
-from rules.devices import BBU_HDD_WRITE_FACTOR, QUEUED_HDD_FACTOR, QUEUED_SOURCES
-from rules.enums import ControllerCache, FlashClass, Media, RaidLevel
-from rules.profile import Storage
-from rules.storage import array_capability
-from rules.validation import parse_profile
-from tests.rules.profiles import hdd, raw_profile
+from rules.inputs.enums import ControllerCache, FlashClass, Media, RaidLevel
+from rules.inputs.examples import hdd, raw_profile
+from rules.inputs.profile import Storage
+from rules.inputs.validation import parse_profile
+from rules.machine.devices import BBU_HDD_WRITE_FACTOR, QUEUED_HDD_FACTOR, QUEUED_SOURCES
+from rules.machine.storage import array_capability
+from rules.reference.bibliography import has_source
 
 
 def _rates(storage: Storage, concurrency: float) -> tuple[float, float]:

@@ -8,9 +8,9 @@ import pytest
 from calibration.model import LAYOUT
 from calibration.points import load_points, mysql_8_or_later
 from calibration.server_config import mysql_8_or_later as profile_is_mysql_8
-from rules.validation import parse_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from tests.calibration.test_estimator import CALIBRATION, midpoint
-from tests.rules.profiles import raw_profile
 
 
 @pytest.mark.parametrize(

@@ -16,10 +16,10 @@ from calibration.submissions import (
     fio_sample,
     point_from_submission,
 )
-from rules.enums import ControllerCache, Media, RaidLevel
-from rules.errors import ProfileError
-from rules.profile import MeasuredIops, Storage
-from rules.storage import array_capability
+from rules.inputs.enums import ControllerCache, Media, RaidLevel
+from rules.inputs.errors import ProfileError
+from rules.inputs.profile import MeasuredIops, Storage
+from rules.machine.storage import array_capability
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "profiles"
 SEED_000 = json.loads((GOLDEN / "seed000-2disk-sata.json").read_text())

@@ -22,9 +22,9 @@ import yaml
 
 from lab.mariadb_server import running_server, same_value
 from rules.engine import recommend
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render import render
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.mariadb
 

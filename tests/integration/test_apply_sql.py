@@ -8,12 +8,12 @@ import pytest
 
 from lab.mariadb_server import boot_and_read, running_server, same_value
 from rules.engine import recommend
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
 from rules.render import render_revert
 from rules.render.mycnf import config_value
 from rules.render.sql import NOW_TITLE, RESTART_TITLE, render_sql
-from rules.result import Result
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.mariadb
 
@@ -146,7 +146,7 @@ def test_part_two_boots_with_todays_my_cnf(
 def test_the_pool_grows_online_up_to_8_tib_unless_innodb_buffer_pool_size_max_is_set(
     mariadb_template_datadir: Path,
 ) -> None:
-    """The figure rules.apply cites for MariaDB 10.11.12+ (MDEV-29445)."""
+    """The figure rules.reference.apply cites for MariaDB 10.11.12+ (MDEV-29445)."""
     with running_server(_mycnf({}), template_datadir=mariadb_template_datadir) as server:
         assert server.query("SELECT @@global.innodb_buffer_pool_size_max").strip() == str(8 << 40)
         server.query("SET GLOBAL innodb_buffer_pool_size = 536870912")

@@ -6,13 +6,13 @@ from pathlib import Path
 import pytest
 
 from lab.mariadb_server import mariadbd_version, running_server
-from rules.catalog import catalog_for
 from rules.engine import recommend
-from rules.enums import Flavor
+from rules.inputs.enums import Flavor
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
+from rules.inputs.version import parse_version
+from rules.reference.catalog import catalog_for
 from rules.render.sql import sql_literal
-from rules.validation import parse_profile
-from rules.version import parse_version
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.mariadb
 

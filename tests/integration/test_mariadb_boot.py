@@ -8,9 +8,9 @@ import pytest
 
 from lab.mariadb_server import boot_and_read, same_value
 from rules.engine import recommend
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render.mycnf import render_mycnf
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.mariadb
 

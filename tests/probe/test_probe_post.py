@@ -12,8 +12,8 @@ from typing import ClassVar
 
 import pytest
 
-from rules.catalog import known_names
 from rules.current.kept import KEPT_UNCATALOGUED
+from rules.reference.catalog import known_names
 from tests.probe.run import load_probe, run_probe
 
 NO_TOOLS = "/nonexistent"  # no client, no fio: the probe stops before posting anything

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from rules.validation import parse_profile
+from rules.inputs.validation import parse_profile
 from tests.probe.run import FIXTURES, fixture_run
 
 TREES = sorted(path.name for path in FIXTURES.iterdir() if path.is_dir())

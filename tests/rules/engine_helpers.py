@@ -3,8 +3,8 @@
 from typing import Any
 
 from rules.engine import recommend
-from rules.result import Result, Setting
-from tests.rules.profiles import profile
+from rules.inputs.examples import profile
+from rules.output.result import Result, Setting
 
 
 def result_for(**overrides: Any) -> Result:

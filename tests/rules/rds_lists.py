@@ -4,7 +4,7 @@ and the API's tests, not a claim about what RDS allows (no family's real list is
 
 from typing import Any
 
-from rules.result import Result
+from rules.output.result import Result
 
 NOT_MODIFIABLE = "innodb_flush_method"
 NOT_LISTED = "innodb_read_ahead_threshold"

@@ -6,8 +6,8 @@ import pytest
 
 from rules.check import check
 from rules.engine import recommend
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 
 NO_CACHE = {"hardware.storage.controller_cache": "none"}
 BBU = {"hardware.storage.controller_cache": "write_back_bbu"}

@@ -1,10 +1,10 @@
 import pytest
 
 from rules.engine import RULESET_VERSION, recommend
-from rules.result import Change
-from rules.validation import parse_profile
+from rules.inputs.examples import hdd, profile, raw_profile
+from rules.inputs.validation import parse_profile
+from rules.output.result import Change
 from tests.rules.engine_helpers import result_for
-from tests.rules.profiles import hdd, profile, raw_profile
 
 
 def test_every_setting_carries_a_reason_an_explanation_and_evidence() -> None:

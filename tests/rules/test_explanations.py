@@ -14,28 +14,28 @@ from typing import Any
 
 from hypothesis import given
 
-from rules.catalog import ServerCatalog, catalog_for
-from rules.defaults import io_capacity_max_default, server_name
-from rules.devices import PAGE_BYTES
 from rules.engine import recommend
-from rules.enums import Flavor
-from rules.memory import memory_budget
-from rules.memory_fixes import connection_fixes
-from rules.profile import Profile
+from rules.inputs.enums import Flavor
+from rules.inputs.profile import Profile
+from rules.inputs.validation import parse_profile
+from rules.inputs.version import FLAVOR_NAMES
+from rules.machine.devices import PAGE_BYTES
+from rules.machine.memory import memory_budget
+from rules.machine.storage import ArrayCapability, array_capability
+from rules.machine.workload import WRITE_INTENSITY
+from rules.output.result import Result, Setting
+from rules.reference.catalog import ServerCatalog, catalog_for
+from rules.reference.defaults import io_capacity_max_default, server_name
 from rules.registry import SETTING_RULES
-from rules.result import Result, Setting
 from rules.rounding import clamp, percent_text, round_readable
 from rules.rule import Context, Rule
 from rules.settings.buffer_pool import LARGE_HOST_RESERVE_BYTES, POOL_FLOOR_SHARE, target_pool
 from rules.settings.log_buffer import LARGE_TRANSACTION_BYTES
 from rules.settings.log_writer import WRITER_THREADS_FROM_CORES
+from rules.settings.memory_fixes import connection_fixes
 from rules.settings.page_cleaning import server_instances
 from rules.settings.redo_log import DEFAULT_RECOVERY_MINUTES, RECOVERY_SECONDS_PER_GIB, minutes_text
-from rules.storage import ArrayCapability, array_capability
 from rules.units import GIB, bytes_for_people
-from rules.validation import parse_profile
-from rules.version import FLAVOR_NAMES
-from rules.workload import WRITE_INTENSITY
 from tests.rules.test_properties import PROPERTY_SETTINGS, raw_profiles
 
 RULES: dict[str, Rule] = {rule.id: rule for rule in SETTING_RULES}

@@ -1,5 +1,5 @@
 """Every module of rules/ imports on its own, first, in a fresh interpreter: no import cycle
-that only the usual import order hides (rules.revert once failed when imported first)."""
+that only the usual import order hides (rules.output.revert once failed when imported first)."""
 
 import subprocess
 import sys

@@ -5,14 +5,14 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.bibliography import has_source
-from rules.catalog import CATALOG_SERIES, catalog_for
 from rules.engine import recommend
-from rules.enums import VolumeType
-from rules.field_spec import values_of
-from rules.memory import memory_budget
-from rules.validation import parse_profile
-from rules.version import Support, parse_version, support_of
+from rules.inputs.enums import VolumeType
+from rules.inputs.field_spec import values_of
+from rules.inputs.validation import parse_profile
+from rules.inputs.version import Support, parse_version, support_of
+from rules.machine.memory import memory_budget
+from rules.reference.bibliography import has_source
+from rules.reference.catalog import CATALOG_SERIES, catalog_for
 
 SUPPORTED = [
     (flavor.value, version)

@@ -1,7 +1,7 @@
-from rules.bibliography import has_source
-from rules.catalog import CATALOG_SERIES, catalog_for
+from rules.inputs.version import parse_version
+from rules.reference.bibliography import has_source
+from rules.reference.catalog import CATALOG_SERIES, catalog_for
 from rules.registry import OS_RULES, SETTING_RULES, all_rules
-from rules.version import parse_version
 
 # Settings a rule names but that a version replaces with its own knob.
 REPLACED = {

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from rules.engine import recommend
+from rules.inputs.validation import parse_profile
 from rules.units import GIB
-from rules.validation import parse_profile
 
 SEED_000 = {  # Callaghan 2009: 2 SATA disks SW RAID0, 2 cores, 2 GB, tpcc 20W, trx_commit=2
     "server": {"flavor": "mysql", "version": "8.0.36"},

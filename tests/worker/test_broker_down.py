@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from advisor.models import Batch, BatchItem
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 from tests.worker.conftest import OwnRedis, Processes, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

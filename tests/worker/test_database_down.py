@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 from tests.worker.conftest import Processes, database_url
 from tests.worker.stall_proxy import StallProxy, proxy_to_test_database
 

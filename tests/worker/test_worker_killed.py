@@ -7,7 +7,7 @@ from celery import Celery
 from django.contrib.auth import get_user_model
 
 from advisor.models import Batch, BatchItem, Recommendation
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 from tests.worker.conftest import Processes, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

@@ -15,11 +15,11 @@ from advisor.management.commands.recommend import BAD_INPUT, _decode, _read, pro
 from advisor.management.commands.recommend import Command as RecommendCommand
 from advisor.recommendations.services import recommendation_check
 from rules.check import NEEDS_CURRENT, CheckReport, report_to_dict
-from rules.errors import ProfileError
+from rules.inputs.errors import ProfileError
+from rules.inputs.validation import parse_profile
+from rules.output.result import Setting
 from rules.render.mycnf import config_value
-from rules.result import Setting
 from rules.units import bytes_text
-from rules.validation import parse_profile
 
 UNSAFE = 1
 # What --mycnf and --show-variables read at most; the profile's own limits then apply.

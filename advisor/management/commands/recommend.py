@@ -12,10 +12,10 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from advisor.recommendations.services import recommendation_compute
-from rules.errors import NothingToRevert, OutputRefused, ProfileError
+from rules.inputs.errors import NothingToRevert, OutputRefused, ProfileError
+from rules.inputs.validation import parse_profile
+from rules.inputs.version import SUPPORTED_RANGE_TEXT
 from rules.render import BY_NAME, FORMATS, render, render_revert
-from rules.validation import parse_profile
-from rules.version import SUPPORTED_RANGE_TEXT
 
 MAX_PROFILE_BYTES = 4_000_000
 BAD_INPUT = 2

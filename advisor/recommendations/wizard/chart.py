@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from rules.result import Estimate
+from rules.output.result import Estimate
 
 WIDTH, LEFT, RIGHT, TOP, ROW, AXIS = 500, 130, 30, 6, 50, 40
 CHAR_PX = 7.2  # rough width of one 13px character, to keep labels inside the plot

@@ -10,14 +10,14 @@ from django.utils.safestring import SafeString
 
 from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
 from calibration.model import BOTTLENECKS
-from rules.apply import apply_groups
-from rules.bibliography import source
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.output.result import Change, Effect, Estimates, Evidence, Result, Setting
+from rules.output.revert import can_revert
+from rules.reference.apply import apply_groups
+from rules.reference.bibliography import source
 from rules.render import FORMATS, REGISTRY, filename_for, render, revert_filename_for
 from rules.render.mycnf import config_value
 from rules.render.sql import uses_set_persist
-from rules.result import Change, Effect, Estimates, Evidence, Result, Setting
-from rules.revert import can_revert
 from rules.units import bytes_text
 
 CHANGE_LABELS = {

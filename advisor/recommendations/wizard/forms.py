@@ -1,7 +1,8 @@
-"""The step forms, generated from `rules.profile_fields.FIELDS`.
+"""The step forms, generated from `rules.inputs.field_table.FIELDS`.
 
 The forms only render: they hold no validation of their own. Every value is checked by
-`rules.validation.parse_profile` (see `steps.validate`), whose messages the form then shows next to
+`rules.inputs.validation.parse_profile` (see `steps.validate`), whose messages the form then shows
+next to
 the field, so the browser and the API say the same thing about the same input. Browser-side
 constraint checks are off (`novalidate` in the template) for the same reason.
 """
@@ -19,7 +20,7 @@ from advisor.recommendations.wizard.steps import (
     PASTE_FORMS,
     Step,
 )
-from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, MAX_TEXT_BYTES, FieldSpec, Kind
+from rules.inputs.field_table import MAX_CURRENT_TEXT_BYTES, MAX_TEXT_BYTES, FieldSpec, Kind
 
 # How each closed value reads in a list; the values themselves are the schema's.
 CHOICE_LABELS: dict[str, dict[str, str]] = {

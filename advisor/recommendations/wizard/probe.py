@@ -26,9 +26,9 @@ from advisor.recommendations.wizard.steps import (
     value_at,
 )
 from rules.current.reduce import paste_text
-from rules.errors import ProfileError
-from rules.profile_fields import REPORT_SECTIONS
-from rules.validation import parse_profile
+from rules.inputs.errors import ProfileError
+from rules.inputs.field_table import REPORT_SECTIONS
+from rules.inputs.validation import parse_profile
 
 SESSION_KEY = "wizard_probe"
 # A probe's document is a profile plus its report: 200 provenance entries of 200 characters and

@@ -1,6 +1,7 @@
 """The user's RDS parameter list on the result page: the output of `aws rds
 describe-engine-default-parameters`, uploaded or pasted, read into the document that
-`recommendation_compute(rds_parameters=...)` judges (rules.rds_parameters names each problem).
+`recommendation_compute(rds_parameters=...)` judges (rules.current.rds_parameters names each
+problem).
 
 Only the bytes and the JSON are checked here, as the API's parser and the CLI check them; what
 the document must hold is the engine's to say, so the page, the API and the CLI say the same.

@@ -31,10 +31,13 @@ from advisor.recommendations.wizard.summary import machine_summary
 from advisor.recommendations.wizard.views import is_fragment
 from advisor.recommendations.wizard.whatif import compare, variants
 from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
-from rules.bibliography import all_sources
-from rules.binlog import binary_log_on
-from rules.echo import profile_from_echo
-from rules.errors import OutputRefused, ProfileError
+from rules.current.binlog import binary_log_on
+from rules.inputs.echo import profile_from_echo
+from rules.inputs.errors import OutputRefused, ProfileError
+from rules.inputs.validation import parse_profile
+from rules.output.result import Change, Result, Setting
+from rules.output.revert import can_revert
+from rules.reference.bibliography import all_sources
 from rules.registry import all_rules
 from rules.render import (
     CONTENT_TYPES,
@@ -44,9 +47,6 @@ from rules.render import (
     render_revert,
     revert_filename_for,
 )
-from rules.result import Change, Result, Setting
-from rules.revert import can_revert
-from rules.validation import parse_profile
 
 RDS_JSON = "rds-json"
 MAX_PROBLEMS_SHOWN = 20  # a list of 5,000 bad rows names each; the first few say what is wrong

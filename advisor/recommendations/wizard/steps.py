@@ -1,8 +1,9 @@
 """The wizard's steps and its draft: what the visitor typed, kept as strings in the session.
 
-Every profile field of `rules.profile_fields.FIELDS` belongs to exactly one step; the draft is
+Every profile field of `rules.inputs.field_table.FIELDS` belongs to exactly one step; the draft is
 keyed by the field's short name (`ram_gb`, `raid_level`, ...). Validation never happens here:
-the draft is turned into the same raw JSON the API receives and `rules.validation.parse_profile`
+the draft is turned into the same raw JSON the API receives and
+`rules.inputs.validation.parse_profile`
 judges it, so the wizard and the API accept the same values and answer with the same messages.
 """
 
@@ -12,17 +13,15 @@ from typing import Any
 
 from django.contrib.sessions.backends.base import SessionBase
 
-from rules.catalog import known_names
 from rules.current import CurrentParseError, parse_current
 from rules.current.kept import ECHO_META_KEYS, keep_read_variables
 from rules.current.reduce import paste_text
-from rules.enums import Flavor
-from rules.errors import ProfileError
-from rules.profile import Profile
-from rules.profile_fields import FIELDS, REPORT_PATHS, FieldSpec, Kind
-from rules.units import number_from_text
-from rules.validation import parse_profile
-from rules.version import (
+from rules.inputs.enums import Flavor
+from rules.inputs.errors import ProfileError
+from rules.inputs.field_table import FIELDS, REPORT_PATHS, FieldSpec, Kind
+from rules.inputs.profile import Profile
+from rules.inputs.validation import parse_profile
+from rules.inputs.version import (
     FLAVOR_NAMES,
     SUPPORT_REASONS,
     SUPPORTED_RANGE_TEXT,
@@ -30,6 +29,8 @@ from rules.version import (
     parse_version,
     support_of,
 )
+from rules.reference.catalog import known_names
+from rules.units import number_from_text
 
 SESSION_KEY = "wizard_draft"
 # The paste box: which `current` form the text is (the API also takes a JSON `variables` object,

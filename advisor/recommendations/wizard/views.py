@@ -40,7 +40,7 @@ from advisor.recommendations.wizard.steps import (
     validate,
 )
 from advisor.recommendations.wizard.summary import machine_summary
-from rules.validation import parse_profile
+from rules.inputs.validation import parse_profile
 
 # A change to one of these fields re-checks the others of its group (cross-field rules).
 RELATED = [

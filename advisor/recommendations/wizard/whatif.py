@@ -13,13 +13,13 @@ from typing import Any
 
 from advisor.recommendations.wizard.chart import Bar, number
 from advisor.recommendations.wizard.display import EstimatePanel, estimate_panel
-from rules.echo import profile_from_echo as profile_of
-from rules.errors import ProfileError
-from rules.profile import Profile
-from rules.profile_fields import FIELDS_BY_PATH
+from rules.inputs.echo import profile_from_echo as profile_of
+from rules.inputs.errors import ProfileError
+from rules.inputs.field_table import FIELDS_BY_PATH
+from rules.inputs.profile import Profile
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
 from rules.render.mycnf import config_value
-from rules.result import Result
-from rules.validation import parse_profile
 
 ABSENT = "—"
 MAX_RAM_GB = FIELDS_BY_PATH["hardware.ram_gb"].maximum or 0

@@ -13,8 +13,8 @@ import pytest
 from kombu.exceptions import OperationalError
 
 from advisor.models import Batch, BatchItem
+from rules.inputs.examples import raw_profile
 from tests.advisor.archives import archive_zip, fetch_built
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/batches"

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from rules.check import check, report_to_dict
 from rules.engine import recommend
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/check"

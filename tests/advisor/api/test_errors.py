@@ -8,7 +8,7 @@ from rest_framework.exceptions import ValidationError
 from advisor.api import errors as api_errors
 from advisor.api.errors import flatten
 from advisor.recommendations import api_views as recommendations
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 pytestmark = pytest.mark.django_db
 SHAPE = {"message", "errors"}

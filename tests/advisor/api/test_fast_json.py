@@ -7,9 +7,9 @@ from rest_framework.renderers import JSONRenderer
 
 from advisor.api.content import FastJsonRenderer
 from rules.engine import recommend
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render.jsonout import result_to_dict
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 
 
 def test_a_result_renders_to_the_same_json_as_drf() -> None:

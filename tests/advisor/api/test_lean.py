@@ -24,8 +24,8 @@ from advisor.api.lean import LeanPostApi
 from advisor.models import Recommendation
 from advisor.recommendations.api_views import RecommendationCreateApi
 from advisor.recommendations.services import recommendation_create
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 
 pytestmark = pytest.mark.django_db
 LEAN = "/api/v1/recommendations?store=false"

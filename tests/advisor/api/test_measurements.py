@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.models import Measurement
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/measurements"

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from advisor.models import Recommendation
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/recommendations"

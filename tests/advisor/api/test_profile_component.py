@@ -1,5 +1,5 @@
 """The published Profile schema and the validation agree: both come from
-rules.profile_fields.FIELDS."""
+rules.inputs.field_table.FIELDS."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.api.profile_component import OPTIONAL_SECTIONS, as_json_schema, profile_schema
-from rules.errors import ProfileError
-from rules.profile_fields import FIELDS, FieldSpec, Kind
-from rules.validation import parse_profile
-from tests.rules.profiles import network, raw_profile
+from rules.inputs.errors import ProfileError
+from rules.inputs.examples import network, raw_profile
+from rules.inputs.field_table import FIELDS, FieldSpec, Kind
+from rules.inputs.validation import parse_profile
 
 SCHEMA = profile_schema()
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.recommendations.services import recommendation_compute
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from tests.rules.rds_lists import NOT_LISTED, NOT_MODIFIABLE, engine_defaults
 
 pytestmark = pytest.mark.django_db

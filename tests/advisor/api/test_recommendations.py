@@ -11,15 +11,15 @@ import yaml
 from advisor.api.examples import example_profile
 from advisor.models import Recommendation
 from advisor.recommendations.services import recommendation_compute
-from rules.errors import ProfileError
-from rules.render import CONTENT_TYPES, render
-from rules.validation import parse_profile
-from tests.rules.profiles import (
+from rules.inputs.errors import ProfileError
+from rules.inputs.examples import (
     eight_core_read_write_measured_at_one_client_a_core,
     raw_profile,
     two_core_read_write,
     two_core_read_write_measured_at_one_client_a_core,
 )
+from rules.inputs.validation import parse_profile
+from rules.render import CONTENT_TYPES, render
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/recommendations"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from rules.bibliography import all_sources
-from rules.catalog import catalog_for
-from rules.enums import Flavor
+from rules.inputs.enums import Flavor
+from rules.inputs.version import parse_version
+from rules.reference.bibliography import all_sources
+from rules.reference.catalog import catalog_for
 from rules.registry import all_rules
-from rules.version import parse_version
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from advisor.recommendations.services import recommendation_get
+from rules.inputs.examples import raw_profile
 from rules.render import FORMATS, render_revert, revert_filename_for
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/recommendations"
@@ -21,7 +21,8 @@ def test_every_stored_export_has_a_revert_twin_equal_to_the_renderers(post_json,
     result = recommendation_get(recommendation_id=created["id"])
     for fmt in FORMATS:
         if fmt in ("json", "k8s-mariadb-operator", "rds-json", "rds-terraform"):
-            continue  # a MySQL 8.0 result: refused whichever way (tests/rules/test_revert.py)
+            # a MySQL 8.0 result: refused whichever way (tests/rules/output/test_revert.py)
+            continue
         twin = get(f"{URL}/{created['id']}/{fmt}?revert=true")
         assert twin.status_code == 200, twin.content
         assert twin.content.decode() == render_revert(result, fmt, base_url="http://testserver")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from advisor.models import BatchItem, Measurement
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 pytestmark = pytest.mark.django_db
 SECRET = "Hunter2Secret"

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 pytestmark = pytest.mark.django_db
 SHAPE = {"message", "errors"}

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from advisor.fleet.services import BatchEntry
 from advisor.models import Batch, BatchItem
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from advisor.fleet.services import (
 )
 from advisor.fleet.tasks import batch_archive_build, batch_process_chunk, batch_start
 from advisor.models import Batch, BatchItem, Recommendation
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from advisor.fleet.services import batch_progress
 from advisor.fleet.tasks import batch_process_chunk
 from advisor.models import Batch
 from advisor.recommendations.services import recommendation_compute
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 
 pytestmark = pytest.mark.django_db
 

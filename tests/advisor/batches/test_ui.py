@@ -12,8 +12,8 @@ from django.core.management import call_command
 from kombu.exceptions import OperationalError
 
 from advisor.models import Batch
+from rules.inputs.examples import raw_profile
 from tests.advisor.archives import archive_zip, fetch_built
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ import pytest
 
 from advisor.fleet.services import BatchInvalid
 from advisor.fleet.upload import CSV_COLUMNS, entries_from_upload
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 
 CSV = (
     "name,server.flavor,server.version,hardware.ram_gb,hardware.cpu_cores,"

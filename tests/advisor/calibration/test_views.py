@@ -9,7 +9,7 @@ from advisor.models import CalibrationRun, Measurement
 from calibration import artifact
 from calibration.calibrate import run_calibration
 from calibration.points import load_points
-from rules import bibliography
+from rules.reference import bibliography
 
 pytestmark = pytest.mark.django_db
 PAGE = reverse("calibration")

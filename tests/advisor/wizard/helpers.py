@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.test import Client
 
-from tests.rules.profiles import EXAMPLE
+from rules.inputs.examples import EXAMPLE
 
 ANSWERS: dict[str, dict[str, str]] = {
     "server": {"flavor": "mysql", "version": "8.0.36"},

@@ -10,7 +10,7 @@ from advisor.recommendations.wizard.chart import (
     number,
 )
 from advisor.recommendations.wizard.display import estimate_bars, estimate_panel
-from rules.result import Estimate
+from rules.output.result import Estimate
 from tests.rules.render.fixtures import estimates
 
 RECOMMENDED = Estimate("NOTPM", 5200.0, 9100.0, 0.8, "random reads", True)

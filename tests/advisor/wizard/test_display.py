@@ -3,7 +3,7 @@
 import pytest
 
 from advisor.recommendations.wizard.display import effect_text
-from rules.result import Effect
+from rules.output.result import Effect
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,12 @@
-"""The forms are built from rules.profile_fields.FIELDS: same fields, ranges and choices as the
+"""The forms are built from rules.inputs.field_table.FIELDS: same fields, ranges and choices as the
 API."""
 
 import pytest
 
 from advisor.recommendations.wizard.forms import CHOICE_LABELS, StepForm, choices_for
 from advisor.recommendations.wizard.steps import STEPS, STEPS_BY_SLUG, draft_initial
-from rules.profile_fields import FIELDS as ALL_FIELDS
-from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, REPORT_PATHS, Kind
+from rules.inputs.field_table import FIELDS as ALL_FIELDS
+from rules.inputs.field_table import MAX_CURRENT_TEXT_BYTES, REPORT_PATHS, Kind
 
 # A probe's report (provenance, ...) comes only with a probe's document, not from a form.
 FIELDS = [spec for spec in ALL_FIELDS if spec.path not in REPORT_PATHS]

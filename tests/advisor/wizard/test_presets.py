@@ -3,8 +3,8 @@
 import pytest
 
 from advisor.recommendations.wizard.presets import PRESETS, PRESETS_BY_SLUG
-from rules.bibliography import has_source
-from rules.validation import parse_profile
+from rules.inputs.validation import parse_profile
+from rules.reference.bibliography import has_source
 from tests.advisor.wizard.helpers import golden_profile
 
 GOLDEN = {

@@ -15,9 +15,9 @@ from django.test import Client
 from advisor.models import Recommendation
 from advisor.recommendations.services import recommendation_compute, recommendation_create
 from advisor.recommendations.wizard.rds_list import MAX_LIST_BYTES
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render.jsonout import result_to_dict
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 from tests.rules.rds_lists import NOT_LISTED, NOT_MODIFIABLE, engine_defaults
 from tests.rules.render.fixtures import refused_result
 

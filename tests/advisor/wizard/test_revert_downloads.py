@@ -4,9 +4,9 @@ given, and only then."""
 import pytest
 
 from advisor.recommendations.services import recommendation_create
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render import FORMATS, render_revert, revert_filename_for
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 
 pytestmark = pytest.mark.django_db
 

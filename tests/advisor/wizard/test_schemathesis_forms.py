@@ -23,7 +23,7 @@ from advisor.recommendations.wizard.presets import PRESETS
 from advisor.recommendations.wizard.steps import STEPS
 from advisor.wsgi import application  # what gunicorn serves, the charset edge included
 from rules.engine import recommend
-from rules.validation import parse_profile
+from rules.inputs.validation import parse_profile
 from tests.advisor.api.test_schemathesis import keep_test_connection
 
 MAX_EXAMPLES = 60

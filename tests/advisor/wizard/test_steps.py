@@ -17,9 +17,9 @@ from advisor.recommendations.wizard.steps import (
 )
 from advisor.recommendations.wizard.summary import machine_summary
 from rules.engine import recommend
-from rules.errors import ProfileError
-from rules.profile_fields import FIELDS, REPORT_PATHS
-from rules.validation import parse_profile
+from rules.inputs.errors import ProfileError
+from rules.inputs.field_table import FIELDS, REPORT_PATHS
+from rules.inputs.validation import parse_profile
 from tests.advisor.wizard.helpers import ANSWERS, EXAMPLE_PROFILE
 
 

@@ -10,12 +10,12 @@ from advisor.models import Recommendation
 from advisor.recommendations.wizard.steps import raw_profile
 from advisor.recommendations.wizard.summary import machine_summary
 from rules.engine import recommend
-from rules.enums import Flavor
-from rules.errors import ProfileError
-from rules.validation import parse_profile
-from rules.version import SUPPORTED_RANGE_TEXT
+from rules.inputs.enums import Flavor
+from rules.inputs.errors import ProfileError
+from rules.inputs.examples import profile
+from rules.inputs.validation import parse_profile
+from rules.inputs.version import SUPPORTED_RANGE_TEXT
 from tests.advisor.wizard.helpers import ANSWERS, HTMX, complete_wizard, post_step
-from tests.rules.profiles import profile
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,12 @@ from rules.current.kept import looks_like_credential
 from rules.current.mycnf import read_mycnf
 from rules.current.show_variables import read_show_variables
 from rules.engine import recommend
-from rules.errors import OutputRefused, ProfileError
-from rules.profile_fields import MAX_TEXT_BYTES
+from rules.inputs.errors import OutputRefused, ProfileError
+from rules.inputs.examples import raw_profile
+from rules.inputs.field_table import MAX_TEXT_BYTES
+from rules.inputs.validation import parse_profile
 from rules.render import FORMATS, render
 from rules.render.jsonout import result_to_dict
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

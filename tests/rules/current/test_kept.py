@@ -1,5 +1,5 @@
-from rules.catalog import known_names
 from rules.current.kept import AUDITED_NAMES, keep_read_variables
+from rules.reference.catalog import known_names
 
 
 def test_it_keeps_the_query_cache_settings_the_audit_warns_about() -> None:

@@ -7,10 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.current import CurrentParseError, parse_current
-from rules.errors import ProfileError
-from rules.profile import Current
-from rules.profile_fields import CURRENT_FORMS, MAX_CURRENT_TEXT_BYTES
-from rules.validation import parse_profile
+from rules.inputs.errors import ProfileError
+from rules.inputs.field_table import CURRENT_FORMS, MAX_CURRENT_TEXT_BYTES
+from rules.inputs.profile import Current
+from rules.inputs.validation import parse_profile
 from tests.rules.current.fixtures import ANY_CHARACTER, GOOGLE_V4_MYCNF, error_of
 
 ERROR_FIELDS = {"variables", "mycnf", "show_variables", "os"}

@@ -3,7 +3,7 @@
 import pytest
 
 from rules.current import parse_current
-from rules.profile_fields import MAX_CURRENT_TEXT_BYTES, MAX_TEXT_BYTES
+from rules.inputs.field_table import MAX_CURRENT_TEXT_BYTES, MAX_TEXT_BYTES
 from tests.rules.current.fixtures import error_of
 
 
@@ -33,7 +33,7 @@ def test_it_rejects_text_over_the_size_limit(form: str, text: str) -> None:
 
 def test_a_my_cnf_is_bounded_by_what_a_mysqld_section_needs() -> None:
     """256 KiB: every variable of a server as name=value with a comment line each is under
-    100 KB (rules/profile_fields.py). It was 1,000,000 bytes, parsed on the request."""
+    100 KB (rules/inputs/field_table.py). It was 1,000,000 bytes, parsed on the request."""
     text = "[mysqld]\n" + "innodb_io_capacity=200\n" * (MAX_TEXT_BYTES["mycnf"] // 23 + 1)
     assert len(text) > MAX_TEXT_BYTES["mycnf"]
     problem = error_of({"mycnf": text})

@@ -4,7 +4,7 @@ import pytest
 
 from rules.current import parse_current
 from rules.current.variables import MAX_VARIABLES
-from rules.profile import Current
+from rules.inputs.profile import Current
 from tests.rules.current.fixtures import error_of
 
 

@@ -1,6 +1,15 @@
 """Hand-built results for the renderer tests, so they do not depend on the engine."""
 
-from rules.result import Change, Effect, Estimate, Estimates, Evidence, OsItem, Result, Setting
+from rules.output.result import (
+    Change,
+    Effect,
+    Estimate,
+    Estimates,
+    Evidence,
+    OsItem,
+    Result,
+    Setting,
+)
 from rules.units import GIB, MIB
 
 SOURCE_A = "callaghan-2009-2disk"

@@ -17,15 +17,15 @@ import pytest
 from botocore.validate import ParamValidator
 
 from rules.engine import recommend
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
 from rules.render import render, render_revert
 from rules.render.aurora import render_aurora_json, render_aurora_terraform
 from rules.render.rds import MAX_PARAMETERS_PER_REQUEST
-from rules.result import Result
 from rules.units import GIB
-from rules.validation import parse_profile
 from scripts.derive_aurora_parameters import ROOT, SOURCE, derive
-from tests.rules.profiles import raw_profile
 
 RDS = botocore.session.get_session().get_service_model("rds")
 CLUSTER_INPUT = RDS.operation_model("ModifyDBClusterParameterGroup").input_shape

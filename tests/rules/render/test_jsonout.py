@@ -5,11 +5,11 @@ from typing import Any
 
 import pytest
 
-from rules.bibliography import source
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.output.result import Evidence, Result
+from rules.reference.bibliography import source
 from rules.render import CONTENT_TYPES, FILENAMES, FORMATS, filename_for, render
 from rules.render.jsonout import result_from_dict, result_schema_components, result_to_dict
-from rules.result import Evidence, Result
 from tests.rules.render.fixtures import (
     ALL,
     SOURCE_A,

@@ -5,9 +5,9 @@ import dataclasses
 
 import pytest
 
+from rules.output.result import Evidence, Result
 from rules.render.jsonout import result_to_dict
 from rules.render.mycnf import config_value, server_value
-from rules.result import Evidence, Result
 from tests.rules.render.fixtures import SOURCE_A, SOURCE_B, mysql80_result
 
 

@@ -18,12 +18,12 @@ import jsonschema
 import pytest
 import yaml
 
-from rules.echo import profile_from_echo
 from rules.engine import recommend
-from rules.errors import OutputRefused
+from rules.inputs.echo import profile_from_echo
+from rules.inputs.errors import OutputRefused
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
 from rules.render import render
-from rules.result import Result
-from rules.validation import parse_profile
 from scripts.make_golden import profile_paths
 
 VENDOR = Path(__file__).resolve().parents[3] / "rules" / "data" / "vendor"

@@ -4,9 +4,9 @@ from collections.abc import Callable
 
 import pytest
 
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.output.result import Result, Setting
 from rules.render.mycnf import render_mycnf
-from rules.result import Result, Setting
 from rules.units import GIB, MIB, TIB
 from tests.rules.render.fixtures import (
     ALL,

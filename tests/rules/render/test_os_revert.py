@@ -1,10 +1,10 @@
 """The udev and sysctl revert twins say how to undo the OS change, never "no rule is needed"."""
 
 from rules.engine import recommend
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render import render_revert
 from rules.render.udev import NOTHING_TO_PERSIST
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 from tests.rules.render.fixtures import mysql80_result
 
 

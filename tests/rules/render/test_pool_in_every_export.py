@@ -25,14 +25,14 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from rules.current.rds_parameters import RdsParameter
 from rules.engine import recommend
-from rules.errors import OutputRefused
-from rules.rds_parameters import RdsParameter
+from rules.inputs.errors import OutputRefused
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
 from rules.render import REGISTRY, render
 from rules.render.rds import render_rds_json, render_rds_terraform
-from rules.result import Result
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 from tests.rules.test_properties import SUPPORTED
 
 POOL = "innodb_buffer_pool_size"

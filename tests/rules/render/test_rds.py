@@ -18,9 +18,12 @@ import hcl2
 import pytest
 from botocore.validate import ParamValidator
 
+from rules.current.rds_parameters import RdsParameter, read_engine_defaults
 from rules.engine import recommend
-from rules.errors import OutputRefused
-from rules.rds_parameters import RdsParameter, read_engine_defaults
+from rules.inputs.errors import OutputRefused
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
 from rules.render import FORMATS, render
 from rules.render.rds import (
     MAX_PARAMETERS_PER_REQUEST,
@@ -28,10 +31,7 @@ from rules.render.rds import (
     render_rds_json,
     render_rds_terraform,
 )
-from rules.result import Result
 from rules.units import GIB
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 from tests.rules.rds_lists import NOT_LISTED, NOT_MODIFIABLE, engine_defaults
 
 MODIFY = botocore.session.get_session().get_service_model("rds")

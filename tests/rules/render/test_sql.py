@@ -3,11 +3,11 @@ import dataclasses
 import pytest
 
 from rules.engine import recommend
-from rules.errors import OutputRefused
+from rules.inputs.errors import OutputRefused
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
+from rules.output.result import Result
 from rules.render.sql import NOW_TITLE, RESTART_TITLE, render_sql, uses_set_persist
-from rules.result import Result
-from rules.validation import parse_profile
-from tests.rules.profiles import raw_profile
 from tests.rules.render.fixtures import (
     inputs,
     mariadb_result,

@@ -1,6 +1,6 @@
 import dataclasses
 
-from rules.bibliography import source
+from rules.reference.bibliography import source
 from rules.render.sysctl import NOTHING_TO_PERSIST, render_sysctl
 from tests.rules.engine_helpers import result_for
 from tests.rules.render.fixtures import SOURCE_A, mysql80_result, refused_result

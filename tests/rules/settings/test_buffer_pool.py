@@ -1,10 +1,10 @@
 import pytest
 
-from rules.catalog import catalog_for
-from rules.memory import memory_budget
+from rules.inputs.examples import profile
+from rules.machine.memory import memory_budget
+from rules.reference.catalog import catalog_for
 from rules.units import GIB, KIB, MIB
 from tests.rules.engine_helpers import result_for, setting_for, value_for
-from tests.rules.profiles import profile
 
 
 @pytest.mark.parametrize(

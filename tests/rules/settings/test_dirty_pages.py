@@ -1,7 +1,7 @@
 import pytest
 
+from rules.inputs.examples import hdd
 from tests.rules.engine_helpers import setting_for, value_for
-from tests.rules.profiles import hdd
 
 
 def test_it_allows_many_dirty_pages_without_a_recovery_target() -> None:

@@ -1,7 +1,7 @@
 import pytest
 
+from rules.inputs.examples import flash, hdd
 from tests.rules.engine_helpers import result_for, setting_for
-from tests.rules.profiles import flash, hdd
 
 BBU = hdd(8, "raid10", rpm=15000, cache="write_back_bbu")
 

@@ -1,7 +1,7 @@
 import pytest
 
+from rules.inputs.examples import hdd
 from tests.rules.engine_helpers import setting_for, value_for
-from tests.rules.profiles import hdd
 
 
 @pytest.mark.parametrize(("durability", "trx", "binlog"), [("full", 1, 1), ("relaxed", 2, 1000)])

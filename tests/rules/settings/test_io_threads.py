@@ -1,7 +1,7 @@
 import pytest
 
+from rules.inputs.examples import flash, hdd
 from tests.rules.engine_helpers import setting_for, value_for
-from tests.rules.profiles import flash, hdd
 
 
 @pytest.mark.parametrize(

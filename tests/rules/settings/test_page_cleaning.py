@@ -1,8 +1,8 @@
 import pytest
 
+from rules.inputs.examples import flash, hdd
 from rules.units import GIB
 from tests.rules.engine_helpers import result_for, setting_for, value_for
-from tests.rules.profiles import flash, hdd
 
 
 @pytest.mark.parametrize(

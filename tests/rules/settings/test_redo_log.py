@@ -2,11 +2,11 @@ import re
 
 import pytest
 
-from rules.enums import Media
+from rules.inputs.enums import Media
+from rules.inputs.examples import flash, hdd
 from rules.settings.redo_log import RECOVERY_SECONDS_PER_GIB, recovery_seconds
 from rules.units import GIB, MIB
 from tests.rules.engine_helpers import result_for, setting_for, value_for
-from tests.rules.profiles import flash, hdd
 
 BIG_DATA = {"workload.data_size_gb": 5000}
 

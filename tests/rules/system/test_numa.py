@@ -1,8 +1,8 @@
 import pytest
 
-from rules.errors import ProfileError
+from rules.inputs.errors import ProfileError
+from rules.inputs.examples import profile
 from tests.rules.engine_helpers import result_for
-from tests.rules.profiles import profile
 
 
 def numa_items(**overrides):

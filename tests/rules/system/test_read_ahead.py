@@ -1,9 +1,9 @@
-from rules.catalog import catalog_for
+from rules.inputs.examples import flash, hdd, profile
+from rules.machine.storage import array_capability
+from rules.reference.catalog import catalog_for
 from rules.rule import Context
-from rules.storage import array_capability
 from rules.system import read_ahead
 from tests.rules.engine_helpers import result_for
-from tests.rules.profiles import flash, hdd, profile
 
 
 def read_ahead_for(**overrides):

@@ -2,8 +2,8 @@ import re
 
 import pytest
 
+from rules.inputs.examples import flash, hdd
 from tests.rules.engine_helpers import result_for
-from tests.rules.profiles import flash, hdd
 
 MQ = {"none", "mq-deadline", "bfq", "kyber"}
 LEGACY = {"noop", "deadline", "cfq"}

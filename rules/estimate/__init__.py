@@ -1,0 +1,1 @@
+"""The throughput estimate as the engine asks for it."""

@@ -1,0 +1,79 @@
+"""Ask the estimator for the recommended and current throughput, the gain between them, and each
+setting's effect."""
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+from rules.current.server_numbers import parse_number
+from rules.estimate.interface import Assessment, ConfigValue, Estimator
+from rules.inputs.profile import Profile
+from rules.output.result import Effect, Estimate, Estimates, OsItem, SettingFields
+from rules.reference.catalog import ServerCatalog
+
+# What the estimate adds to one Setting, as its last two fields: (its effect, None), or (None,
+# why there is none).
+EffectFields = tuple[Effect | None, str | None]
+
+
+def with_estimates(
+    profile: Profile,
+    settings: Sequence[SettingFields],
+    os_items: Sequence[OsItem],
+    catalog: ServerCatalog,
+    estimator: Estimator,
+) -> tuple[Estimates, dict[str, EffectFields]]:
+    """The estimates, and each setting's effect fields by name (absent: neither)."""
+    recommended: dict[str, ConfigValue] = {s["name"]: s["value"] for s in settings}
+    recommended.update({item.name: item.value for item in os_items})
+    baseline = _baseline(profile, settings, catalog)
+    measured = profile.workload.measured_throughput
+    known = profile.current is not None or measured is not None
+    assessed = estimator.assess(profile, baseline, recommended, compare=known)
+    estimate = assessed.recommended
+    if measured is not None and assessed.gain is not None:
+        estimate = anchored(estimate, assessed.gain, measured)
+    return Estimates(estimate, assessed.current, assessed.gain, measured), _effect_fields(assessed)
+
+
+def _effect_fields(assessed: Assessment) -> dict[str, EffectFields]:
+    fields: dict[str, EffectFields] = {
+        name: (None, note) for name, note in assessed.not_estimated.items()
+    }
+    fields.update({name: (effect, None) for name, effect in assessed.effects.items()})
+    return fields
+
+
+def anchored(modelled: Estimate, gain: Estimate, measured: float) -> Estimate:
+    """The recommended estimate as today's measured rate times the gain interval."""
+    return dataclasses.replace(
+        modelled,
+        low=significant(measured * gain.low),
+        high=significant(measured * gain.high),
+    )
+
+
+def significant(value: float, digits: int = 3) -> float:
+    """`value` to three significant figures: an estimate is not more precise than that."""
+    if value <= 0 or not math.isfinite(value):
+        return 0.0
+    return round(value, digits - 1 - math.floor(math.log10(value)))
+
+
+def _baseline(
+    profile: Profile, settings: Sequence[SettingFields], catalog: ServerCatalog
+) -> dict[str, ConfigValue]:
+    """What runs today: the pasted values, else the version's defaults."""
+    config: dict[str, ConfigValue] = {}
+    for setting in settings:
+        name, text = setting["name"], setting["current"]
+        if text is None:
+            default = catalog.default(name)
+            if default is not None:
+                config[name] = default
+            continue
+        number = parse_number(text) if setting["kind"] != "enum" else None
+        config[name] = number if number is not None else text
+    if profile.current is not None and "io_scheduler" in profile.current.os:
+        config["io_scheduler"] = profile.current.os["io_scheduler"]
+    return config

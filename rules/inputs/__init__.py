@@ -1,0 +1,1 @@
+"""The profile a client sends: its declaration, its validation and its vocabularies."""

@@ -1,0 +1,1 @@
+"""What the described machine can do: devices, storage, volumes, memory and workload."""

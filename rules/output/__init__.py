@@ -1,0 +1,1 @@
+"""The result every face renders, and its JSON."""

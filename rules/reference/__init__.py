@@ -1,0 +1,1 @@
+"""Reference tables the rules read: the variable catalog, the bibliography, lifecycles."""
