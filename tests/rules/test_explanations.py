@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given
 
 from rules.engine import recommend
-from rules.inputs.enums import Flavor
+from rules.inputs.enums import Flavor, Media
 from rules.inputs.profile import Profile
 from rules.inputs.validation import parse_profile
 from rules.inputs.version import FLAVOR_NAMES
@@ -355,11 +355,30 @@ def _redo(seen: Seen) -> set[str]:
         if given
         else f"the default {bound:g}-minute recovery limit",
     )
+    pool = seen.decided("innodb_buffer_pool_size")
+    dirty = pool * seen.decided("innodb_max_dirty_pages_pct") / 100
+    seen.check("pool", bytes_for_people(pool))
+    seen.check("dirty", bytes_for_people(dirty))
+    case = seen.case.removesuffix("-flash")  # the flash twin states the same figures
+    assert (case != seen.case) is (media is not Media.HDD)  # each medium cites its own rate
     bounds = {"hour": rate * 3600, "data": workload.data_size_bytes, "recovery": cap}
-    if seen.case in bounds or seen.case == "recovery-default":
-        assert total <= bounds.get(seen.case, cap)
+    if case in bounds or case in ("recovery-default", "pool"):
+        assert total <= bounds.get(case, cap if case != "pool" else dirty)
         assert replay <= bound * 60 + 1e-6
-    return {"total", "files", "minutes", "per_gib", "cap", "hour", "rate", "pages", "data", "limit"}
+    return {
+        "total",
+        "files",
+        "minutes",
+        "per_gib",
+        "cap",
+        "hour",
+        "rate",
+        "pages",
+        "data",
+        "limit",
+        "pool",
+        "dirty",
+    }
 
 
 def _dirty_max(seen: Seen) -> set[str]:
