@@ -110,6 +110,7 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
             f"a {bytes_for_people(FLOOR_BYTES)} redo log may take about "
             f"{minutes_text(recovery_seconds(FLOOR_BYTES, media))} minutes to recover.",
         )
+    ctx.notes["redo_replay_seconds"] = recovery_seconds(total, media)  # for the warm-up rule
     if _is_flash(media):  # each medium cites the replay rate it is sized at
         case += "-flash"
     return (Proposal(*_knob(ctx, total), case, _facts(ctx, total, rate, limits, bound), warnings),)
