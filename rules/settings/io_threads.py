@@ -1,6 +1,6 @@
 """innodb_read_io_threads and innodb_write_io_threads: background threads issuing async IO."""
 
-from rules.inputs.enums import Media
+from rules.inputs.enums import Flavor, Media
 from rules.output.result import Evidence
 from rules.rounding import clamp
 from rules.rule import Case, Context, Proposal, Rule
@@ -20,6 +20,8 @@ def compute_read(ctx: Context) -> tuple[Proposal, ...]:
     value = int(clamp(cores * READ_THREADS_PER_CORE, MIN_THREADS, MAX_THREADS))
     facts = {"cores": cores, "value": value, "slots": value * 256, **_flavor_facts(ctx)}
     case = "floor" if cores * READ_THREADS_PER_CORE < MIN_THREADS else "cores"
+    if ctx.profile.server.flavor is Flavor.MARIADB and case == "cores":
+        case = "cores-mariadb"  # MySQL's formula, said to be borrowed, not MariaDB's own
     return (Proposal("innodb_read_io_threads", value, case, facts),)
 
 
@@ -58,6 +60,21 @@ RULE_READ = Rule(
                     "mysql-manual-8-4-defaults",
                     "MySQL 8.4 defaults innodb_read_io_threads to half the logical CPUs, "
                     "from 4 to 64.",
+                ),
+                _MANUAL,
+            ),
+        ),
+        "cores-mariadb": Case(
+            "half the {cores} cores (4 to 64), the rule MySQL 8.4 adopted; MariaDB ships 4",
+            "Read IO threads issue InnoDB's asynchronous reads (read-ahead, prefetch); "
+            "{value} threads allow {slots} reads in flight. MariaDB ships 4 whatever the "
+            "cores; half the cores, between 4 and 64, is "
+            "the rule MySQL 8.4 adopted for its default, borrowed here; it {restart}.",
+            (
+                Evidence(
+                    "mysql-manual-8-4-defaults",
+                    "MySQL 8.4 (not MariaDB) defaults innodb_read_io_threads to half the "
+                    "logical CPUs, from 4 to 64.",
                 ),
                 _MANUAL,
             ),
