@@ -26,6 +26,7 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
             "kernel",
             "numa_nodes",
             "memory_limit_gb",
+            "cpu_limit",
             "measured_cpu",
         ),
         "hardware.storage": (
