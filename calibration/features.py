@@ -335,7 +335,7 @@ def _situation(
     flush_neighbors: int,
     mysql_8: bool,
 ) -> Situation:
-    capability = array_capability(storage)
+    capability = array_capability(storage, data_gb)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
     read_latency_s = read_latency_of(storage, read_iops)
     if storage.measured_iops is None:

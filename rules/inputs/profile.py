@@ -31,8 +31,10 @@ from rules.inputs.version import ServerVersion, parse_version
 from rules.machine.volumes import (
     MAX_PROVISIONED_IOPS,
     MAX_PROVISIONED_MBPS,
+    MAX_VOLUME_GB,
     MIN_PROVISIONED_IOPS,
     MIN_PROVISIONED_MBPS,
+    MIN_VOLUME_GB,
 )
 from rules.units import GIB
 
@@ -180,6 +182,22 @@ class Storage:
             nullable=True,
             minimum=MIN_PROVISIONED_MBPS,
             maximum=MAX_PROVISIONED_MBPS,
+            omit_absent=True,
+        ),
+    )
+
+    volume_size_gb: float | None = field(
+        default=None,
+        metadata=accepts(
+            Kind.NUMBER,
+            "Volume size (GB)",
+            "Only for network volumes: each volume's size in GiB; gp2, pd-balanced and pd-ssd "
+            "IOPS grow with it. Left out, each volume is taken to hold its share of the data "
+            "and no more.",
+            required=False,
+            nullable=True,
+            minimum=MIN_VOLUME_GB,
+            maximum=MAX_VOLUME_GB,
             omit_absent=True,
         ),
     )
