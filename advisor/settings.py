@@ -319,8 +319,9 @@ SPECTACULAR_SETTINGS = {
     # item's reason, the /sysctl download and the optional hardware.numa_nodes; 2.2 only adds the
     # network_ssd media with its volume fields, hardware.memory_limit_gb and a probe's
     # provenance, undetected and probe keys; 2.3 only adds: a setting's apply_note, POST /check,
-    # the revert downloads (?revert=true) and the deploy-tool formats.
-    "VERSION": "2.3",
+    # the revert downloads (?revert=true) and the deploy-tool formats; 2.4 only adds the optional
+    # hardware.cpu_limit and hardware.storage.volume_size_gb.
+    "VERSION": "2.4",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
