@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def store(result) -> str:
     Recommendation.objects.create(
         id=result.id,
-        profile=result.inputs,
+        profile=result.profile.raw,
         result=result_to_dict(result),
         ruleset_version=result.ruleset_version,
         calibration_version=result.calibration_version or "",
@@ -265,7 +265,7 @@ def test_the_json_download_with_a_pasted_config_equals_the_cli_output(client, tm
 
 def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(client):
     from advisor.recommendations.services import recommendation_create
-    from rules.inputs.validation import parse_profile
+    from rules.profile.raw.validation import parse_profile
 
     profile = json.loads(json.dumps(EXAMPLE_PROFILE))
     profile["workload"]["measured_throughput"] = 5000
@@ -281,7 +281,7 @@ def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(clien
 
 def test_the_page_says_the_cpu_speed_comes_from_the_measured_point_selects(client):
     from advisor.recommendations.services import recommendation_create
-    from rules.inputs.validation import parse_profile
+    from rules.profile.raw.validation import parse_profile
 
     profile = json.loads(json.dumps(EXAMPLE_PROFILE))
     html = client.get(recommendation_create(profile=parse_profile(profile)).permalink)
@@ -295,7 +295,7 @@ def test_a_cpu_bound_estimate_without_a_measured_cpu_says_how_to_measure_it(clie
     """The CPU's speed is the one input a CPU-bound estimate rests on that the profile does not
     give: the page says so, and how to give it; once given, or where IO binds, it says nothing."""
     from advisor.recommendations.services import recommendation_create
-    from rules.inputs.validation import parse_profile
+    from rules.profile.raw.validation import parse_profile
 
     cached = json.loads(json.dumps(EXAMPLE_PROFILE))
     cached["hardware"]["storage"] = {"media": "nvme", "device_count": 2, "raid_level": "raid1"}
@@ -326,7 +326,7 @@ def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
     and only an interval wider than WIDE_INTERVAL is explained."""
     from advisor.recommendations.services import recommendation_create
     from advisor.recommendations.wizard.display import WIDE_INTERVAL
-    from rules.inputs.validation import parse_profile
+    from rules.profile.raw.validation import parse_profile
 
     said = {}
     for media, storage in (
@@ -350,7 +350,7 @@ def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
 
 def test_a_setting_without_an_estimated_effect_says_why(client):
     from advisor.recommendations.services import recommendation_create
-    from rules.inputs.validation import parse_profile
+    from rules.profile.raw.validation import parse_profile
 
     result = recommendation_create(profile=parse_profile(json.loads(json.dumps(EXAMPLE_PROFILE))))
     threads = result.setting("innodb_read_io_threads")
@@ -382,7 +382,7 @@ def test_a_gain_that_changes_how_the_logs_are_flushed_says_why_it_is_wide(client
     than the rest (calibration.gain_interval.SYNC_PATH): such a gain's interval is wide and the
     page says why, where any other gain is called the narrower question."""
     from advisor.recommendations.services import recommendation_create
-    from rules.inputs.validation import parse_profile
+    from rules.profile.raw.validation import parse_profile
 
     profile = json.loads(json.dumps(EXAMPLE_PROFILE))
     ours = recommendation_create(profile=parse_profile(profile))
@@ -419,8 +419,8 @@ def test_a_measured_machine_beyond_the_load_its_price_was_seen_at_is_told_so(cli
     where the price was seen (the calibration) and where this machine runs (the profile)."""
     from advisor.recommendations.services import recommendation_create
     from calibration.artifact import load_latest
-    from rules.inputs.examples import eight_core_read_write_measured_at_one_client_a_core
-    from rules.inputs.validation import parse_profile
+    from rules.profile.raw.examples import eight_core_read_write_measured_at_one_client_a_core
+    from rules.profile.raw.validation import parse_profile
 
     calibration = load_latest()
     assert calibration is not None

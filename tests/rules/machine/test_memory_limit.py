@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.engine import recommend
-from rules.inputs.examples import profile
+from rules.profile.raw.examples import profile
 from rules.machine.memory import memory_budget
 from rules.reference.catalog import catalog_for
 
@@ -48,7 +48,7 @@ def test_a_limit_at_or_above_ram_changes_nothing_but_the_echo(ram, extra):
     limited = recommend(profile(**{"hardware.ram_gb": ram, "hardware.memory_limit_gb": limit}))
     plain = recommend(profile(**{"hardware.ram_gb": ram}))
     assert limited.settings == plain.settings
-    assert limited.inputs["hardware"]["memory_limit_gb"] == limit  # type: ignore[index]
+    assert limited.profile.raw["hardware"]["memory_limit_gb"] == limit  # type: ignore[index]
 
 
 def test_the_budget_and_the_explanation_use_the_limit() -> None:

@@ -4,9 +4,9 @@ exports, unless the profile asks for defaults too or the server runs something e
 import pytest
 
 from rules.engine import recommend
-from rules.inputs.errors import ProfileError
-from rules.inputs.examples import raw_profile
-from rules.inputs.validation import parse_profile
+from rules.profile.raw.errors import ProfileError
+from rules.profile.raw.examples import raw_profile
+from rules.profile.raw.validation import parse_profile
 from rules.render.mycnf import render_mycnf
 from rules.render.sql import render_sql
 
@@ -65,8 +65,8 @@ def test_include_defaults_false_echoes_nothing_so_the_permalink_stays() -> None:
     explicit = recommend(parse_profile(_with_options(MYSQL_80, include_defaults=False)))
     asked = recommend(parse_profile(_with_options(MYSQL_80, include_defaults=True)))
     assert plain.id == explicit.id != asked.id
-    assert "options" not in plain.inputs
-    assert asked.inputs["options"] == {"include_defaults": True}
+    assert "options" not in plain.profile.raw
+    assert asked.profile.raw["options"] == {"include_defaults": True}
 
 
 @pytest.mark.parametrize("value", ["yes", 1, None, [True]])
