@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.engine import recommend
-from rules.profile.raw.errors import ProfileError
-from rules.profile.raw.examples import parse_or_errors, raw_profile
-from rules.profile.raw.validation import PROVENANCE_PATHS, parse_profile
+from rules.inputs.errors import ProfileError
+from rules.inputs.examples import parse_or_errors, raw_profile
+from rules.inputs.validation import PROVENANCE_PATHS, parse_profile
 
 FEW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 REPORT_KEYS = ("probe", "provenance", "undetected")

@@ -15,8 +15,8 @@ from django.test import Client
 from advisor.models import Recommendation
 from advisor.recommendations.services import recommendation_compute, recommendation_create
 from advisor.recommendations.wizard.rds_list import MAX_LIST_BYTES
-from rules.profile.raw.examples import raw_profile
-from rules.profile.raw.validation import parse_profile
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render.jsonout import result_to_dict
 from tests.rules.rds_lists import NOT_LISTED, NOT_MODIFIABLE, engine_defaults
 from tests.rules.render.fixtures import refused_result

@@ -134,6 +134,44 @@ def test_the_page_shows_what_was_stored_even_after_the_rules_change(client):
     assert "Ruleset 2001.1" in html
 
 
+def _stored_by_an_earlier_version(client) -> str:
+    """A real row of the wizard's example profile, its stored inputs changed as an earlier
+    version could have let them through (RAM below today's 0.5 GB minimum)."""
+    permalink = complete_wizard(client)
+    stored = Recommendation.objects.get(id=permalink.strip("/").split("/")[-1])
+    stored.result["inputs"]["hardware"]["ram_gb"] = 0.25
+    stored.profile["hardware"]["ram_gb"] = 0.25
+    stored.result["ruleset_version"] = "2001.1"
+    stored.save()
+    return permalink
+
+
+def test_a_result_whose_inputs_no_longer_validate_shows_its_stored_values_and_why(client):
+    permalink = _stored_by_an_earlier_version(client)
+    stored = Recommendation.objects.get(id=permalink.strip("/").split("/")[-1])
+    response = client.get(permalink)
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert "computed by an earlier version of the advisor (ruleset 2001.1)" in page
+    assert "hardware.ram_gb" in page  # today's problem, named
+    assert "cannot be rendered in full" in page
+    for setting in stored.result["settings"]:
+        assert f"<code>{setting['name']}</code>" in page
+        assert f"<code>{setting['display']}</code>" in page
+    assert '"ram_gb": 0.25' in page  # the inputs as stored
+
+
+def test_a_result_whose_inputs_no_longer_validate_has_no_downloads_or_edits(client):
+    permalink = _stored_by_an_earlier_version(client)
+    assert client.get(f"{permalink}download/mycnf").status_code == 409
+    assert client.post(f"{permalink}edit/").status_code == 409
+    answer = client.get(f"/api/v1/recommendations/{permalink.strip('/').split('/')[-1]}")
+    assert answer.status_code == 422
+    body = answer.json()
+    assert "earlier version" in body["message"]
+    assert any("ram_gb" in problem for problem in body["errors"]["inputs"])
+
+
 def test_an_unknown_permalink_gets_the_404_page(client):
     response = client.get("/r/0000000000000000dead/")
     assert response.status_code == 404
@@ -265,7 +303,7 @@ def test_the_json_download_with_a_pasted_config_equals_the_cli_output(client, tm
 
 def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(client):
     from advisor.recommendations.services import recommendation_create
-    from rules.profile.raw.validation import parse_profile
+    from rules.inputs.validation import parse_profile
 
     profile = json.loads(json.dumps(EXAMPLE_PROFILE))
     profile["workload"]["measured_throughput"] = 5000
@@ -281,7 +319,7 @@ def test_the_page_says_what_the_interval_means_and_shows_the_anchored_gain(clien
 
 def test_the_page_says_the_cpu_speed_comes_from_the_measured_point_selects(client):
     from advisor.recommendations.services import recommendation_create
-    from rules.profile.raw.validation import parse_profile
+    from rules.inputs.validation import parse_profile
 
     profile = json.loads(json.dumps(EXAMPLE_PROFILE))
     html = client.get(recommendation_create(profile=parse_profile(profile)).permalink)
@@ -295,7 +333,7 @@ def test_a_cpu_bound_estimate_without_a_measured_cpu_says_how_to_measure_it(clie
     """The CPU's speed is the one input a CPU-bound estimate rests on that the profile does not
     give: the page says so, and how to give it; once given, or where IO binds, it says nothing."""
     from advisor.recommendations.services import recommendation_create
-    from rules.profile.raw.validation import parse_profile
+    from rules.inputs.validation import parse_profile
 
     cached = json.loads(json.dumps(EXAMPLE_PROFILE))
     cached["hardware"]["storage"] = {"media": "nvme", "device_count": 2, "raid_level": "raid1"}
@@ -326,7 +364,7 @@ def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
     and only an interval wider than WIDE_INTERVAL is explained."""
     from advisor.recommendations.services import recommendation_create
     from advisor.recommendations.wizard.display import WIDE_INTERVAL
-    from rules.profile.raw.validation import parse_profile
+    from rules.inputs.validation import parse_profile
 
     said = {}
     for media, storage in (
@@ -350,7 +388,7 @@ def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
 
 def test_a_setting_without_an_estimated_effect_says_why(client):
     from advisor.recommendations.services import recommendation_create
-    from rules.profile.raw.validation import parse_profile
+    from rules.inputs.validation import parse_profile
 
     result = recommendation_create(profile=parse_profile(json.loads(json.dumps(EXAMPLE_PROFILE))))
     threads = result.setting("innodb_read_io_threads")
@@ -382,7 +420,7 @@ def test_a_gain_that_changes_how_the_logs_are_flushed_says_why_it_is_wide(client
     than the rest (calibration.gain_interval.SYNC_PATH): such a gain's interval is wide and the
     page says why, where any other gain is called the narrower question."""
     from advisor.recommendations.services import recommendation_create
-    from rules.profile.raw.validation import parse_profile
+    from rules.inputs.validation import parse_profile
 
     profile = json.loads(json.dumps(EXAMPLE_PROFILE))
     ours = recommendation_create(profile=parse_profile(profile))
@@ -419,8 +457,8 @@ def test_a_measured_machine_beyond_the_load_its_price_was_seen_at_is_told_so(cli
     where the price was seen (the calibration) and where this machine runs (the profile)."""
     from advisor.recommendations.services import recommendation_create
     from calibration.artifact import load_latest
-    from rules.profile.raw.examples import eight_core_read_write_measured_at_one_client_a_core
-    from rules.profile.raw.validation import parse_profile
+    from rules.inputs.examples import eight_core_read_write_measured_at_one_client_a_core
+    from rules.inputs.validation import parse_profile
 
     calibration = load_latest()
     assert calibration is not None

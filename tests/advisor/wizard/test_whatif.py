@@ -7,7 +7,7 @@ import pytest
 from advisor.recommendations.wizard.presets import PRESETS_BY_SLUG
 from advisor.recommendations.wizard.whatif import compare, profile_of, variants
 from rules.engine import recommend
-from rules.profile.raw.validation import parse_profile
+from rules.inputs.validation import parse_profile
 from rules.output.result import Estimate, Estimates
 from tests.rules.render.fixtures import mysql80_result
 

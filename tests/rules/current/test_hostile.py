@@ -12,10 +12,10 @@ from rules.current.kept import looks_like_credential
 from rules.current.mycnf import read_mycnf
 from rules.current.show_variables import read_show_variables
 from rules.engine import recommend
-from rules.profile.raw.errors import OutputRefused, ProfileError
-from rules.profile.raw.examples import raw_profile
-from rules.profile.raw.field_table import MAX_TEXT_BYTES
-from rules.profile.raw.validation import parse_profile
+from rules.inputs.errors import OutputRefused, ProfileError
+from rules.inputs.examples import raw_profile
+from rules.inputs.field_table import MAX_TEXT_BYTES
+from rules.inputs.validation import parse_profile
 from rules.render import FORMATS, render
 from rules.render.jsonout import result_to_dict
 

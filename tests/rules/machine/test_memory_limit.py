@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules.engine import recommend
-from rules.profile.raw.examples import profile
+from rules.inputs.examples import profile
 from rules.machine.memory import memory_budget
 from rules.reference.catalog import catalog_for
 

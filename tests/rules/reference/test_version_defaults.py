@@ -4,9 +4,9 @@ exports, unless the profile asks for defaults too or the server runs something e
 import pytest
 
 from rules.engine import recommend
-from rules.profile.raw.errors import ProfileError
-from rules.profile.raw.examples import raw_profile
-from rules.profile.raw.validation import parse_profile
+from rules.inputs.errors import ProfileError
+from rules.inputs.examples import raw_profile
+from rules.inputs.validation import parse_profile
 from rules.render.mycnf import render_mycnf
 from rules.render.sql import render_sql
 
