@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from advisor.recommendations.wizard.presets import PRESETS_BY_SLUG
-from advisor.recommendations.wizard.whatif import compare, profile_of, variants
+from advisor.recommendations.wizard.whatif import compare, variants
 from rules.engine import recommend
+from rules.inputs.echo import profile_from_echo as profile_of
 from rules.inputs.validation import parse_profile
 from rules.output.result import Estimate, Estimates
 from tests.rules.render.fixtures import mysql80_result
