@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import TypedDict
 
 from rules.current.rds_parameters import RdsParameterList
+from rules.inputs.profile import Profile
 from rules.output.jsonshape import doc
 
 
@@ -174,7 +175,12 @@ class Result:
     id: str
     ruleset_version: str
     calibration_version: str | None
-    inputs: dict[str, object] = field(metadata=doc("The validated profile, defaults filled in."))
+    # The typed profile every face reads; its JSON is the contract's `inputs`, the profile's echo
+    # (`Profile.raw`), written only where a result becomes JSON or a stored row
+    # (rules.render.jsonout) and parsed back once when a stored row is read.
+    profile: Profile = field(
+        metadata=doc("The validated profile, defaults filled in.", key="inputs")
+    )
     settings: tuple[Setting, ...]
     os: tuple[OsItem, ...]
     estimate: Estimates | None

@@ -3,7 +3,6 @@
 Templates stay free of logic; nothing here computes a recommendation, it only formats one.
 """
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.utils.safestring import SafeString
@@ -11,6 +10,7 @@ from django.utils.safestring import SafeString
 from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
 from calibration.model import BOTTLENECKS
 from rules.inputs.errors import OutputRefused
+from rules.inputs.profile import MeasuredCpu
 from rules.output.result import Change, Effect, Estimates, Evidence, Result, Setting
 from rules.output.revert import can_revert
 from rules.reference.apply import apply_groups
@@ -129,9 +129,9 @@ class SettingGroup:
 
 def setting_groups(result: Result) -> tuple[SettingGroup, ...]:
     """The settings in the SQL export's two parts: now, and at the next restart."""
-    now, restart = apply_groups(result.settings, result.inputs)
+    now, restart = apply_groups(result.settings, result.profile)
     rows = {row.name: row for row in setting_rows(result)}
-    persist = uses_set_persist(result.inputs)
+    persist = uses_set_persist(result.profile.server)
     return (
         SettingGroup(
             "now",
@@ -240,7 +240,7 @@ def interval_meaning(
     estimates: Estimates | None,
     *,
     on_disks: bool = False,
-    measured_cpu: Mapping[str, float] | None = None,
+    measured_cpu: MeasuredCpu | None = None,
     log_flushing: bool = False,
 ) -> list[str]:
     """What the ranges mean, in a sentence each: the interval, why it is wide, the gain, and
@@ -298,8 +298,8 @@ def interval_meaning(
         )
     if measured_cpu is not None:
         lines.append(
-            f"The CPU's speed comes from the {measured_cpu['point_select_qps']:g} point selects/s "
-            f"you measured at {measured_cpu['threads']:g} threads: the model is set to give "
+            f"The CPU's speed comes from the {measured_cpu.point_select_qps:g} point selects/s "
+            f"you measured at {measured_cpu.threads:g} threads: the model is set to give "
             "exactly that rate for that run, instead of assuming a typical core of today."
         )
     elif rec.bottleneck == CPU_BOUND:

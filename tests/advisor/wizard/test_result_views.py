@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def store(result) -> str:
     Recommendation.objects.create(
         id=result.id,
-        profile=result.inputs,
+        profile=result.profile.raw,
         result=result_to_dict(result),
         ruleset_version=result.ruleset_version,
         calibration_version=result.calibration_version or "",
@@ -132,6 +132,44 @@ def test_the_page_shows_what_was_stored_even_after_the_rules_change(client):
     html = client.get(result.permalink).content.decode()
     assert "<code>1234</code>" in html
     assert "Ruleset 2001.1" in html
+
+
+def _stored_by_an_earlier_version(client) -> str:
+    """A real row of the wizard's example profile, its stored inputs changed as an earlier
+    version could have let them through (RAM below today's 0.5 GB minimum)."""
+    permalink = complete_wizard(client)
+    stored = Recommendation.objects.get(id=permalink.strip("/").split("/")[-1])
+    stored.result["inputs"]["hardware"]["ram_gb"] = 0.25
+    stored.profile["hardware"]["ram_gb"] = 0.25
+    stored.result["ruleset_version"] = "2001.1"
+    stored.save()
+    return permalink
+
+
+def test_a_result_whose_inputs_no_longer_validate_shows_its_stored_values_and_why(client):
+    permalink = _stored_by_an_earlier_version(client)
+    stored = Recommendation.objects.get(id=permalink.strip("/").split("/")[-1])
+    response = client.get(permalink)
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert "computed by an earlier version of the advisor (ruleset 2001.1)" in page
+    assert "hardware.ram_gb" in page  # today's problem, named
+    assert "cannot be rendered in full" in page
+    for setting in stored.result["settings"]:
+        assert f"<code>{setting['name']}</code>" in page
+        assert f"<code>{setting['display']}</code>" in page
+    assert '"ram_gb": 0.25' in page  # the inputs as stored
+
+
+def test_a_result_whose_inputs_no_longer_validate_has_no_downloads_or_edits(client):
+    permalink = _stored_by_an_earlier_version(client)
+    assert client.get(f"{permalink}download/mycnf").status_code == 409
+    assert client.post(f"{permalink}edit/").status_code == 409
+    answer = client.get(f"/api/v1/recommendations/{permalink.strip('/').split('/')[-1]}")
+    assert answer.status_code == 422
+    body = answer.json()
+    assert "earlier version" in body["message"]
+    assert any("ram_gb" in problem for problem in body["errors"]["inputs"])
 
 
 def test_an_unknown_permalink_gets_the_404_page(client):
