@@ -17,9 +17,9 @@ _MOVED = 1e-9
 # What each of the model's capacities (calibration.model.BOTTLENECKS' order) is, in a sentence.
 TERM_TEXT = (
     "the CPU",
-    "the clients' waits for their reads and commits",
-    "the device's reads and page writes",
-    "the log syncs at commit",
+    "the clients' wait for their reads and commits",
+    "the device's time (reads and page writes)",
+    "the log's syncs at commit",
     "checkpoint flushing",
 )
 # What the model reads each modelled setting as (calibration.config_rows.profile_rows).
@@ -46,7 +46,9 @@ READS_AS = {
     "sync_binlog": "a binary-log sync at every commit group, with the binary log on",
 }
 READ_ONLY_KINDS = {"read_mostly": "sysbench oltp_point_select"}
-UNCHANGED = "the recommended value is the one the server runs today: nothing to estimate"
+UNCHANGED = (
+    "the recommended value is the one the server runs today, so there is nothing to estimate"
+)
 
 
 def unpriced_note(name: str, kind: str) -> str:
@@ -59,7 +61,10 @@ def unpriced_note(name: str, kind: str) -> str:
             f"({benchmark}) writes nothing, so no figure of the model changes; the writes a "
             "read-mostly server does are not in that estimate"
         )
-    return f"the model reads it only as {what}, which this change leaves as it was here"
+    return (
+        f"the model reads it only as {what}, and against the other values running today this "
+        "change moves none of its figures here"
+    )
 
 
 _READ_PATH = frozenset(
@@ -86,13 +91,13 @@ def moved_terms(before: np.ndarray, after: np.ndarray) -> list[int]:
 
 def small_effect_why(moved: Sequence[int], binding: int) -> str:
     """An effect under SMALL_EFFECT_PCT: what binds, and what the setting moves instead."""
-    moves = " and ".join(TERM_TEXT[t] for t in moved)
     if binding in moved:
         return (
-            f"it moves {moves}; {TERM_TEXT[binding]}, which binds, by under "
-            f"{SMALL_EFFECT_PCT:g}% here"
+            f"{TERM_TEXT[binding]} binds, and against the other values running today this "
+            f"change moves it by under {SMALL_EFFECT_PCT:g}%"
         )
-    return f"{TERM_TEXT[binding]} binds, which it does not move; it moves only {moves}"
+    moves = " and ".join(TERM_TEXT[t] for t in moved)
+    return f"{TERM_TEXT[binding]} binds, which this change does not move (it moves {moves})"
 
 
 def is_small(effect: Effect) -> bool:
