@@ -94,14 +94,16 @@ def small_effect_why(moved: Sequence[int], binding: int) -> str:
     if binding in moved:
         return (
             f"{TERM_TEXT[binding]} binds, and against the other values running today this "
-            f"change moves it by under {SMALL_EFFECT_PCT:g}%"
+            f"change moves it by {SMALL_EFFECT_PCT:g}% or less"
         )
     moves = " and ".join(TERM_TEXT[t] for t in moved)
     return f"{TERM_TEXT[binding]} binds, which this change does not move (it moves {moves})"
 
 
 def is_small(effect: Effect) -> bool:
-    return max(abs(effect.low_pct), abs(effect.high_pct)) < SMALL_EFFECT_PCT
+    """Prints as "+0%": each end rounds to a whole 0 as the result page rounds it (round half
+    to even, so 0.5 too)."""
+    return round(effect.low_pct) == 0 and round(effect.high_pct) == 0
 
 
 def ceiling(demand: Demand, row: int) -> tuple[float, str]:
