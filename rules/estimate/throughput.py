@@ -3,7 +3,8 @@ setting's effect."""
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.current.server_numbers import parse_number
 from rules.estimate.interface import Assessment, ConfigValue, Estimator
@@ -26,7 +27,7 @@ def with_estimates(
     """The estimates, and each setting's effect fields by name (absent: neither)."""
     recommended: dict[str, ConfigValue] = {s["name"]: s["value"] for s in settings}
     recommended.update({item.name: item.value for item in os_items})
-    baseline = _baseline(profile, settings, catalog)
+    baseline = baseline_config(profile, settings, catalog)
     measured = profile.workload.measured_throughput
     known = profile.current is not None or measured is not None
     assessed = estimator.assess(profile, baseline, recommended, compare=known)
@@ -42,6 +43,19 @@ def _effect_fields(assessed: Assessment) -> dict[str, EffectFields]:
     }
     fields.update({name: (effect, None) for name, effect in assessed.effects.items()})
     return fields
+
+
+def model_view(effect: Effect | None, note: str | None) -> str:
+    """The sentence that follows a published figure in an explanation: what the model expects
+    of this change here, from the same effect the result gives (issue #42: one source for
+    every number), in the whole percents the result page shows."""
+    if effect is None:
+        why = f": {note}" if note else ""
+        return f" Here the model gives no estimate{why}."
+    low, high = round(effect.low_pct), round(effect.high_pct)
+    span = f"{low:+d}%" if low == high else f"{low:+d}% to {high:+d}%"
+    because = f", because {effect.why}" if effect.why else ""
+    return f" Here the model expects {span} from this change alone{because}."
 
 
 def anchored(modelled: Estimate, gain: Estimate, measured: float) -> Estimate:
@@ -60,8 +74,8 @@ def significant(value: float, digits: int = 3) -> float:
     return round(value, digits - 1 - math.floor(math.log10(value)))
 
 
-def _baseline(
-    profile: Profile, settings: Sequence[SettingFields], catalog: ServerCatalog
+def baseline_config(
+    profile: Profile, settings: Sequence[Mapping[str, Any]], catalog: ServerCatalog
 ) -> dict[str, ConfigValue]:
     """What runs today: the pasted values, else the version's defaults."""
     config: dict[str, ConfigValue] = {}

@@ -36,10 +36,14 @@ class Effect:
     low_pct: float
     high_pct: float
     # What binds before and after the change, said for large effects (beyond +300%), which
-    # only a bottleneck moving can explain.
+    # only a bottleneck moving can explain; and for effects under 0.5%, what binds instead.
     why: str = field(
         default="",
-        metadata=doc("For an effect beyond +300%: the bottleneck that gives way.", omit_empty=True),
+        metadata=doc(
+            "For an effect beyond +300%: the bottleneck that gives way; for one under 0.5% "
+            "either way: the capacity that binds and what the setting moves instead.",
+            omit_empty=True,
+        ),
     )
 
 
@@ -87,7 +91,10 @@ class Setting:
     effect: Effect | None = None
     effect_note: str | None = field(
         default=None,
-        metadata=doc("With estimates and no effect: why the model cannot estimate this setting."),
+        metadata=doc(
+            "With estimates and no effect: why the model cannot estimate this change (no term "
+            "for the setting, none that this change moves on this profile, or no change)."
+        ),
     )
 
 
@@ -146,6 +153,14 @@ class Estimate:
         metadata=doc(
             "When in_domain is false, why: each input beyond the range of the published "
             "results of its workload kind, with its value and that range."
+        ),
+    )
+    capped: str = field(
+        default="",
+        metadata=doc(
+            "When the interval was cut to what the estimate's own device, page cleaner or log "
+            "syncs allow: the ceiling, what sets it and its figures.",
+            omit_empty=True,
         ),
     )
 

@@ -249,7 +249,7 @@ def interval_meaning(
     profile's hardware.measured_cpu; `log_flushing`: the recommendation changes how the logs
     are flushed, so its gain takes that change's wide interval (calibration.gain_interval). An
     estimate outside the published data says which of its inputs put it there
-    (Estimate.outside)."""
+    (Estimate.outside); one cut to its device's ceiling says so (Estimate.capped)."""
     if estimates is None:
         return []
     rec = estimates.recommended
@@ -280,6 +280,9 @@ def interval_meaning(
                 "(the CPU model, exact drives, server build, client settings)"
             )
         lines.append(f"This one is wide (high/low ×{width:.1f}) because {why}.")
+    for label, capped in (("recommended", rec), ("current", estimates.current)):
+        if capped is not None and capped.capped:  # the device's ceiling cut it (issue #42)
+            lines.append(f"The {label} range is {capped.capped}.")
     gain = estimates.gain
     if gain is not None and log_flushing:
         lines.append(

@@ -374,8 +374,10 @@ def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
         profile = json.loads(json.dumps(EXAMPLE_PROFILE))
         profile["hardware"]["storage"] = storage
         profile["workload"]["kind"] = "update_heavy"
+        profile["workload"]["data_size_gb"] = 20  # cached: no device ceiling cuts the range
         result = recommendation_create(profile=parse_profile(profile))
         assert result.estimate is not None
+        assert not result.estimate.recommended.capped
         page = html.unescape(client.get(result.permalink).content.decode())
         said[media] = "published results on spinning disks missed by more" in page
         if media == "hdd":
@@ -396,6 +398,35 @@ def test_a_setting_without_an_estimated_effect_says_why(client):
     assert threads.effect is None
     html = client.get(result.permalink).content.decode()
     assert "not estimated: no published result we use shows an effect of the IO thread" in html
+
+
+def test_a_change_the_model_cannot_price_and_a_capped_range_say_why_on_the_page(client):
+    """Issue #42's server: point selects at 81% misses with trx_commit 2 -> 1 today. The page
+    says why that change has no estimate (point selects write nothing) rather than +0%, and
+    that the recommended range ends where the device's time is full."""
+    from advisor.recommendations.services import recommendation_create
+    from rules.inputs.examples import raw_profile
+    from rules.inputs.validation import parse_profile
+
+    raw = raw_profile(
+        **{
+            "hardware.ram_gb": 480,
+            "hardware.cpu_cores": 32,
+            "hardware.storage": {"media": "sata_ssd", "device_count": 1, "raid_level": "none"},
+            "workload.kind": "read_mostly",
+            "workload.data_size_gb": 2000,
+        },
+        current={"variables": {"innodb_flush_log_at_trx_commit": "2"}},
+    )
+    result = recommendation_create(profile=parse_profile(raw))
+    trx_commit = result.setting("innodb_flush_log_at_trx_commit")
+    assert trx_commit is not None
+    assert trx_commit.effect is None
+    assert result.estimate is not None
+    assert result.estimate.recommended.capped
+    page = html.unescape(client.get(result.permalink).content.decode())
+    assert f"not estimated: {trx_commit.effect_note}" in page
+    assert f"The recommended range is {result.estimate.recommended.capped}." in page
 
 
 def test_the_settings_are_grouped_now_and_at_the_next_restart_as_in_the_sql(client):
