@@ -8,6 +8,7 @@ its test measures. The record's my.cnf texts, probe document, host names and com
 dropped, so none of it is stored or echoed.
 """
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,3 +71,40 @@ def echo_lab_results(runs: tuple[LabRun, ...]) -> list[dict[str, Any]]:
             entry["kind"] = run.kind
         out.append(entry)
     return out
+
+
+# The most lab text a page or the CLI reads: MAX_RUNS records of the lab's format 1 are about
+# 7.2 KB each (tests/data/lab-run-oltp-read-write.jsonl: 28,753 bytes for 4), 460 KB in all;
+# 1 MiB holds that twice, and stays under the API's 2 MiB body with a profile beside it.
+MAX_LAB_TEXT_BYTES = 1024 * 1024
+
+
+class LabTextError(ValueError):
+    """Why a lab text is not JSON lines nor a JSON list, naming the line."""
+
+
+def decode_lab_text(text: str) -> list[Any]:
+    """The runs in `text`: the lab's JSON lines (one record a line, blank lines skipped), or
+    one JSON list of runs. LabTextError on the first line that is not JSON, or on more lines
+    than MAX_RUNS, before decoding the rest."""
+    stripped = text.strip()
+    if not stripped:
+        raise LabTextError("no lab results: paste the lab's JSON lines or a JSON list")
+    if stripped.startswith("["):
+        try:
+            value = json.loads(stripped)
+        except (ValueError, RecursionError):
+            raise LabTextError("this list is not valid JSON") from None
+        if not isinstance(value, list):
+            raise LabTextError("this is not a JSON list")
+        return value
+    lines = [line for line in stripped.splitlines() if line.strip()]
+    if len(lines) > MAX_RUNS:
+        raise LabTextError(f"{len(lines)} lines: at most {MAX_RUNS} runs are read")
+    runs = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            runs.append(json.loads(line))
+        except (ValueError, RecursionError):
+            raise LabTextError(f"line {number} is not one JSON record") from None
+    return runs
