@@ -166,6 +166,48 @@ class Estimate:
 
 
 @dataclass(frozen=True, slots=True)
+class Anchor:
+    """What anchors the estimates on this host's own measurements, and how far they lie from
+    the model's figures for the same configurations (rules.estimate.anchor)."""
+
+    source: str = field(
+        metadata=doc("measured_throughput or lab_results: the input the measurements came from.")
+    )
+    runs: int = field(metadata=doc("How many measurements: 1 for measured_throughput."))
+    configurations: int = field(metadata=doc("How many different configurations they measured."))
+    host_factor: float = field(
+        metadata=doc(
+            "Measured over modelled throughput for the measured configurations (the geometric "
+            "mean over them): 1 when this host does what the model expects for the machine."
+        )
+    )
+    outside_model: bool = field(
+        metadata=doc(
+            "A measurement lies outside the model's own 80% interval for its configuration: the "
+            "model's absolute figures do not describe this host; its gain still applies."
+        )
+    )
+    measured: tuple[str, ...] = field(
+        default=(),
+        metadata=doc(
+            "Which of the estimates (current, recommended) are the measurement itself: the "
+            "range of its runs, with `interval` the share of further runs that range is "
+            "expected to hold, (n - 1) / (n + 1) for n runs."
+        ),
+    )
+    host_factor_low: float = field(
+        default=0.0,
+        metadata=doc(
+            "With lab_results: the lowest and highest host factor of one measured "
+            "configuration; far apart (over 2x), the model's gain between them missed too.",
+            omit_empty=True,
+        ),
+    )
+    host_factor_high: float = field(default=0.0, metadata=doc(omit_empty=True))
+    note: str = field(default="", metadata=doc("What the result page says about the anchor."))
+
+
+@dataclass(frozen=True, slots=True)
 class Estimates:
     """The recommended configuration's estimate; with the current configuration known, its
     estimate and the gain (recommended / current, unit "x") as an interval of its own, which is
@@ -182,6 +224,14 @@ class Estimates:
     )
     measured: float | None = field(
         default=None, metadata=doc("workload.measured_throughput, when given")
+    )
+    anchor: Anchor | None = field(
+        default=None,
+        metadata=doc(
+            "With workload.measured_throughput or workload.lab_results: how the estimates are "
+            "anchored on them and whether the measurements lie inside the model's interval.",
+            omit_empty=True,
+        ),
     )
 
 

@@ -318,4 +318,6 @@ def interval_meaning(
             f"Anchored on the {estimates.measured:g} {rec.unit} you measured today: the "
             f"recommended range is that figure times the gain, {rec.low:g} to {rec.high:g}."
         )
+    if estimates.anchor is not None and estimates.anchor.note:
+        lines.append(estimates.anchor.note)
     return lines

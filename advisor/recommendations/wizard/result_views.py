@@ -20,7 +20,7 @@ from advisor.recommendations.services import (
     recommendation_get,
     recommendation_store,
 )
-from advisor.recommendations.wizard import rds_list
+from advisor.recommendations.wizard import lab_form, rds_list
 from advisor.recommendations.wizard.display import (
     Export,
     estimate_bars,
@@ -38,8 +38,10 @@ from advisor.recommendations.wizard.views import is_fragment
 from advisor.recommendations.wizard.whatif import compare, variants
 from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
 from rules.current.binlog import binary_log_on
+from rules.inputs.echo import profile_from_echo
 from rules.inputs.enums import Media
 from rules.inputs.errors import OutputRefused, ProfileError
+from rules.inputs.validation import parse_profile
 from rules.output.result import Change, Result, Setting
 from rules.output.revert import can_revert
 from rules.reference.bibliography import all_sources
@@ -120,6 +122,7 @@ def _full_page(
         "exports": files,
         "rds_list_fmt": _rds_list_fmt(files),
         "rds_list_max_kib": rds_list.MAX_LIST_BYTES // 1024,
+        "lab_max_kib": lab_form.MAX_TEXT_BYTES // 1024,
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
         "interval_meaning": interval_meaning(
             result.estimate,
@@ -231,6 +234,34 @@ def result_rds_list(request: HttpRequest, recommendation_id: str) -> HttpRespons
         return _refused_list(request, result, problem.lines())
     recommendation_store(result=kept)
     return redirect(kept.permalink)
+
+
+@require_POST
+@page_limited
+@shows_outdated(409)
+def result_lab(request: HttpRequest, recommendation_id: str) -> HttpResponse:
+    """This result again with the user's lab results as workload.lab_results: a new result,
+    its estimate anchored on them, under its own permalink; text that is not lab results shows
+    the result page again with the problems, 400."""
+    result = _stored(recommendation_id)
+    try:
+        text = lab_form.POSTED.text(request.POST, request.FILES)
+        raw = lab_form.with_lab_results(profile_from_echo(result.profile.raw), text)
+        anchored = recommendation_create(profile=parse_profile(raw))
+    except PostedRefused as refused:
+        return _refused_lab(request, result, [str(refused)])
+    except ProfileError as problem:
+        return _refused_lab(request, result, problem.lines())
+    return redirect(anchored.permalink)
+
+
+def _refused_lab(request: HttpRequest, result: Result, problems: list[str]) -> TemplateResponse:
+    pasted = request.POST.get(lab_form.PASTE, "")
+    keep = pasted if isinstance(pasted, str) and len(pasted) <= lab_form.MAX_TEXT_BYTES else ""
+    offered, comparison = compare(result, "", recommendation_compute)
+    context: dict[str, object] = {"result": result, "whatifs": offered, "comparison": comparison}
+    context |= {"lab_problems": problems[:MAX_PROBLEMS_SHOWN], "lab_text": keep}
+    return _full_page(request, result, context, status=400)
 
 
 def _refused_list(request: HttpRequest, result: Result, problems: list[str]) -> TemplateResponse:
