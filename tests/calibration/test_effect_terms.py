@@ -3,6 +3,7 @@ model cannot price its change, "+0%" only with what binds instead; an explanatio
 published figure says so and sits beside what the model expects here; and no estimate passes
 what its own device, page cleaner and log syncs allow."""
 
+import math
 import re
 from typing import Any
 
@@ -14,7 +15,7 @@ from calibration.artifact import load_latest
 from calibration.config_rows import configuration_arrays, profile_rows
 from calibration.effect_terms import SMALL_EFFECT_PCT, is_small
 from calibration.estimator import CalibratedEstimator
-from calibration.model import DEVICE, predict_rows_detailed
+from calibration.model import DEVICE, LAYOUT, predict_rows_detailed
 from rules.engine import recommend
 from rules.estimate.throughput import baseline_config
 from rules.inputs.examples import raw_profile
@@ -308,9 +309,11 @@ def test_the_issues_point_selects_stay_within_the_device_and_say_they_were_cappe
     assert recommended.high * d["reads"] / d["per_second"] <= d["read_rate"] * 1.005
 
 
-def test_the_ceiling_is_the_models_own_device_flush_and_commit_capacities() -> None:
-    """Demand.ceilings and the model's terms are one computation seen twice: the estimate's
-    centre (a soft minimum of the terms) is below each ceiling."""
+def test_the_ceiling_is_the_models_device_capacity_at_the_benchmarks_own_page_counts() -> None:
+    """Demand.ceilings and the model's terms are one computation seen twice, the ceiling
+    counting a unit's pages as the benchmark defines them where the fit scaled them up
+    (calibration.model.Demand): the model's device capacity times e^max(e_k, 0), and the
+    estimate's centre (a soft minimum of the terms) below each ceiling."""
     profile = parse_profile(raw_profile())
     machine, rows = profile_rows(
         profile, [{}], year=2026, corrections=CALIBRATION.device_corrections
@@ -319,5 +322,8 @@ def test_the_ceiling_is_the_models_own_device_flush_and_commit_capacities() -> N
         np.array(CALIBRATION.params), configuration_arrays(machine, rows)
     )
     ceilings = demand.ceilings()
-    assert np.isclose(ceilings["device"][0], 1.0 / times[DEVICE][0])
+    scaled_up = math.exp(
+        max(CALIBRATION.params[LAYOUT.index(f"e_{profile.workload.kind.value}")], 0)
+    )
+    assert np.isclose(ceilings["device"][0], scaled_up / times[DEVICE][0])
     assert all(np.exp(logs[0][0]) <= v[0] for v in ceilings.values())
