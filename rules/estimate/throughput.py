@@ -30,8 +30,13 @@ def with_estimates(
     baseline = baseline_config(profile, settings, catalog)
     measured = profile.workload.measured_throughput
     known = profile.current is not None or measured is not None
-    assessed = estimator.assess(profile, baseline, recommended, compare=known)
+    # Always compared: without a current configuration the baseline is the version's defaults,
+    # and the gain over them is what the result leads with (rules.output.headline).
+    assessed = estimator.assess(profile, baseline, recommended, compare=True)
     estimate = assessed.recommended
+    if not known:
+        estimates = Estimates(estimate, defaults=assessed.current, defaults_gain=assessed.gain)
+        return estimates, _effect_fields(assessed)
     if measured is not None and assessed.gain is not None:
         estimate = anchored(estimate, assessed.gain, measured)
     return Estimates(estimate, assessed.current, assessed.gain, measured), _effect_fields(assessed)
@@ -77,7 +82,9 @@ def significant(value: float, digits: int = 3) -> float:
 def baseline_config(
     profile: Profile, settings: Sequence[Mapping[str, Any]], catalog: ServerCatalog
 ) -> dict[str, ConfigValue]:
-    """What runs today: the pasted values, else the version's defaults."""
+    """What runs today: the pasted values, else the version's defaults (with no current
+    configuration at all, every value is the default: the baseline the gain is weighed
+    against)."""
     config: dict[str, ConfigValue] = {}
     for setting in settings:
         name, text = setting["name"], setting["current"]
