@@ -40,6 +40,7 @@ from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
 from rules.current.binlog import binary_log_on
 from rules.inputs.enums import Media
 from rules.inputs.errors import OutputRefused, ProfileError
+from rules.output.headline import headline
 from rules.output.result import Change, Result, Setting
 from rules.output.revert import can_revert
 from rules.reference.bibliography import all_sources
@@ -112,6 +113,7 @@ def _full_page(
     title = "Estimated throughput of the reference benchmark"
     files = exports(result, base_url=_base_url(request))
     context |= {
+        "headline": headline(result),
         "summary": machine_summary(draft_from_profile(result.profile.raw)),
         "setting_groups": setting_groups(result),
         "has_current": result.profile.current is not None,
