@@ -50,9 +50,12 @@ def test_without_a_current_configuration_the_gain_is_against_the_versions_defaul
     assert found is not None
     assert found.against == "defaults"
     assert found.baseline.endswith("'s defaults")
-    assert result.estimate is not None and result.estimate.current is None
-    assert found.gain is not None and found.gain == result.estimate.defaults_gain
-    assert found.gain.unit == "x" and 0 < found.gain.low <= found.gain.high
+    assert result.estimate is not None
+    assert result.estimate.current is None
+    assert found.gain is not None
+    assert found.gain == result.estimate.defaults_gain
+    assert found.gain.unit == "x"
+    assert 0 < found.gain.low <= found.gain.high
     assert found.lines[0].startswith(f"What changes for you, against {found.baseline}: ×")
 
 
@@ -60,11 +63,13 @@ def test_without_a_current_configuration_the_gain_is_against_the_versions_defaul
 def test_with_a_current_configuration_the_gain_is_against_it(path):
     result = golden(path, current=PASTED)
     found = headline(result)
-    assert found is not None and result.estimate is not None
+    assert found is not None
+    assert result.estimate is not None
     assert found.against == "current"
     assert found.baseline == "the current configuration"
     assert found.gain == result.estimate.gain
-    assert result.estimate.defaults is None and result.estimate.defaults_gain is None
+    assert result.estimate.defaults is None
+    assert result.estimate.defaults_gain is None
     assert any(line.startswith("Bottleneck: ") and "today" in line for line in found.lines)
 
 
@@ -81,7 +86,8 @@ def test_it_names_the_largest_effects_and_only_names_the_unpriced(path, current)
         assert result.setting(lever.name).effect == lever.effect
     for name in found.unpriced:
         setting = result.setting(name)
-        assert setting is not None and setting.effect is None
+        assert setting is not None
+        assert setting.effect is None
     ranked = {lever.name for lever in found.levers}
     assert ranked.isdisjoint(found.unpriced)
 
@@ -90,7 +96,8 @@ def test_it_names_the_largest_effects_and_only_names_the_unpriced(path, current)
 def test_the_bottleneck_is_said_in_a_dbas_words_and_the_unit_after_it(path):
     result = golden(path)
     found = headline(result)
-    assert found is not None and result.estimate is not None
+    assert found is not None
+    assert result.estimate is not None
     assert found.bottleneck_after == BOTTLENECK_WORDS[result.estimate.recommended.bottleneck]
     assert found.bottleneck_before in BOTTLENECK_WORDS.values()
     assert found.lines[-1].startswith(f"{found.unit}: ")  # one line on what the unit is
