@@ -20,6 +20,7 @@ from rules.reference.lifecycle import TABLE_DIGEST, lifecycle_warning
 from rules.reference.variable_table import VariableFacts, variable_table
 from rules.registry import OS_RULES, SETTING_RULES
 from rules.rule import Context, OsProposal, OsRule, Proposal, Rule
+from rules.settings.buffer_pool import cache_fit_warning
 
 RULESET_VERSION = "2026.2"
 # json.dumps(..., sort_keys=True, default=str), without building an encoder for every result.
@@ -69,6 +70,7 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
                 fields["explanation"] += model_view(effect, note)
             built.append(Setting(**fields, effect=effect, effect_note=note))
         settings = tuple(built)
+        warnings = _one_diagnosis(warnings, profile, pool, estimate)
     return Result(
         id=_result_id(profile, calibration),
         ruleset_version=RULESET_VERSION,
@@ -80,6 +82,20 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         warnings=tuple(dict.fromkeys(warnings)),
         output_refused=refused,
     )
+
+
+def _one_diagnosis(
+    warnings: list[str], profile: Profile, pool: object, estimate: Estimates
+) -> list[str]:
+    """The cache-fit warning said again with the estimate's bottleneck, in its place, so that it
+    never says "IO-bound" beside an estimate bound by the CPU (issue #42: one diagnosis)."""
+    if not isinstance(pool, int):
+        return warnings
+    plain = cache_fit_warning(profile, pool)
+    if plain not in warnings:
+        return warnings
+    agreed = cache_fit_warning(profile, pool, estimate.recommended.bottleneck)
+    return [agreed if warning == plain else warning for warning in warnings]
 
 
 def _settle(

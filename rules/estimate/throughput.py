@@ -29,7 +29,14 @@ def with_estimates(
     baseline = baseline_config(profile, settings, catalog)
     measured, lab = profile.workload.measured_throughput, profile.workload.lab_results
     known = profile.current is not None or measured is not None or bool(lab)
-    assessed = estimator.assess(profile, baseline, recommended, compare=known)
+    # Always compared: without a current configuration the baseline is the version's defaults,
+    # and the gain over them is what the result leads with (rules.output.headline).
+    assessed = estimator.assess(profile, baseline, recommended, compare=True)
+    if not known:
+        estimates = Estimates(
+            assessed.recommended, defaults=assessed.current, defaults_gain=assessed.gain
+        )
+        return estimates, _effect_fields(assessed)
     estimates = Estimates(assessed.recommended, assessed.current, assessed.gain, measured)
     if lab:
         estimates = lab_anchored(profile, settings, baseline, estimates, estimator, catalog)
@@ -68,7 +75,9 @@ def model_view(effect: Effect | None, note: str | None) -> str:
 def baseline_config(
     profile: Profile, settings: Sequence[Mapping[str, Any]], catalog: ServerCatalog
 ) -> dict[str, ConfigValue]:
-    """What runs today: the pasted values, else the version's defaults."""
+    """What runs today: the pasted values, else the version's defaults (with no current
+    configuration at all, every value is the default: the baseline the gain is weighed
+    against)."""
     config: dict[str, ConfigValue] = {}
     for setting in settings:
         name, text = setting["name"], setting["current"]

@@ -54,7 +54,7 @@ class Derived:
     """A JSON key computed from the object (and the context `to_json` is given), not read back."""
 
     name: str
-    after: str | None  # the key it follows; None: after every field
+    after: str | None  # the key it follows; None: after every field; FIRST: before them all
     hint: Any  # its type, for the schema
     compute: Callable[[Any, Any], Any]  # (object, context) -> value
     help: str = ""
@@ -113,8 +113,12 @@ def without_none(hint: Any) -> tuple[Any, bool]:
     return hint, False
 
 
+FIRST = ""  # Derived.after for a key that leads its object (a result's `headline`)
+
+
 def json_keys(cls: type, shape: Shape) -> Iterator[dataclasses.Field[Any] | Derived]:
     derived = list(shape.derived.get(cls, ()))
+    yield from (d for d in derived if d.after == FIRST)
     for f in dataclasses.fields(cls):
         yield f
         yield from (d for d in derived if d.after == f.name)

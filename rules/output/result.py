@@ -214,7 +214,8 @@ class Estimates:
     narrower than the two estimates' ratio because one machine's unknowns cancel out; a change
     to how the logs are flushed (trx_commit, the flush method, sync_binlog with a binary log)
     takes the wider interval of the published pairs that made one. With a
-    measured current throughput, the recommended estimate is that measurement times the gain."""
+    measured current throughput, the recommended estimate is that measurement times the gain.
+    With neither, `defaults` and `defaults_gain` weigh it against the version's defaults."""
 
     recommended: Estimate
     current: Estimate | None = None
@@ -230,6 +231,23 @@ class Estimates:
         metadata=doc(
             "With workload.measured_throughput or workload.lab_results: how the estimates are "
             "anchored on them and whether the measurements lie inside the model's interval.",
+            omit_empty=True,
+        ),
+    )
+    # Without a current configuration (nor a measured rate), the recommendation is still weighed
+    # against what the server runs when nothing is set (issue #42: the gain first).
+    defaults: Estimate | None = field(
+        default=None,
+        metadata=doc(
+            "Without a current configuration: the estimate for this server version's defaults.",
+            omit_empty=True,
+        ),
+    )
+    defaults_gain: Estimate | None = field(
+        default=None,
+        metadata=doc(
+            "Without a current configuration: recommended / the version's defaults as an 80% "
+            "interval (unit x).",
             omit_empty=True,
         ),
     )

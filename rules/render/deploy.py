@@ -8,6 +8,7 @@ from rules.output.result import Result, Setting
 from rules.render.mycnf import (
     config_value,
     header_lines,
+    lead_lines,
     left_out_lines,
     one_line,
     restart_line,
@@ -33,6 +34,7 @@ def deploy_header(
     restart, what was left out, and how to use the file."""
     settings = server_settings(result)
     return [
+        *lead_lines(result),
         *header_lines(result, what, base_url=base_url),
         *(f"Warning: {warning}" for warning in result.warnings),
         restart_line(settings),

@@ -18,7 +18,9 @@ from typing import Any
 from rules.inputs.errors import OutdatedProfile
 from rules.inputs.profile import Profile
 from rules.inputs.stored import profile_from_stored
+from rules.output.headline import Headline, headline
 from rules.output.jsonshape import (
+    FIRST,
     Codec,
     Derived,
     Schema,
@@ -141,6 +143,16 @@ def _profile(inputs: Any, _data: Mapping[str, Any]) -> Profile:
 RESULT_JSON = Shape(
     derived={
         Result: (
+            Derived(
+                "headline",
+                FIRST,
+                Headline | None,
+                lambda r, _b: headline(r),
+                "What changes for you, first: the gain against the current configuration (or "
+                "the version's defaults), the settings that give most of it, the bottleneck "
+                "before and after, then the unit of the absolute estimate. Null without an "
+                "estimate.",
+            ),
             Derived("permalink", "id", str, lambda r, base_url: permalink_url(r, base_url)),
             Derived("sources", None, tuple[CitedSource, ...], _sources, json=True),
             Derived(

@@ -13,6 +13,7 @@ from rules.current import ORIGIN_LABELS
 from rules.inputs.enums import ControllerCache, Media, RaidLevel
 from rules.inputs.errors import OutputRefused
 from rules.inputs.profile import Profile, Storage, Workload
+from rules.output.headline import headline
 from rules.output.result import Result, Setting
 from rules.units import GIB, bytes_for_config
 
@@ -29,6 +30,7 @@ def render_mycnf(result: Result, *, base_url: str = "") -> str:
         raise OutputRefused(result.output_refused)
     settings = server_settings(result)
     header = [
+        *lead_lines(result),
         *header_lines(result, "my.cnf drop-in", base_url=base_url),
         *(f"Warning: {warning}" for warning in result.warnings),
         restart_line(settings),
@@ -62,6 +64,13 @@ def left_out_lines(result: Result) -> list[str]:
         f"Left out, already this server's defaults: {shown} "
         "(set options.include_defaults to write them)"
     ]
+
+
+def lead_lines(result: Result) -> list[str]:
+    """What changes for you (rules.output.headline), the first lines of a server export's
+    header, then a blank comment line; none without an estimate."""
+    found = headline(result)
+    return [*found.lines, ""] if found is not None else []
 
 
 def header_lines(result: Result, what: str, *, base_url: str = "") -> list[str]:

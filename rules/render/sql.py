@@ -17,6 +17,7 @@ from rules.render.mycnf import (
     comment,
     config_value,
     header_lines,
+    lead_lines,
     left_out_lines,
     restart_line,
     server_settings,
@@ -40,6 +41,7 @@ def render_sql(result: Result, *, base_url: str = "") -> str:
     settings = server_settings(result)
     persist = uses_set_persist(result.profile.server)
     header = [
+        *lead_lines(result),
         *header_lines(result, "SQL for a running server", base_url=base_url),
         *(f"Warning: {warning}" for warning in result.warnings),
         restart_line(settings),

@@ -7,6 +7,7 @@ fit in RAM, and the pool gives way, but never below a floor of 20% of RAM: past 
 connections are what must change, and the warning says how (rules/settings/memory_fixes.py).
 """
 
+from rules.inputs.profile import Profile
 from rules.machine.memory import Budget, memory_budget
 from rules.output.result import Evidence
 from rules.rounding import percent_text
@@ -82,13 +83,10 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
         case = "floor" if case == "tight" and ram - budget.total < floor else case
         pool = floor
     fixes = connection_fixes(ctx.profile, ctx.catalog, budget) if case in _SQUEEZED else []
-    data = ctx.profile.workload.data_size_bytes
     warnings = _squeezed(ctx, case, pool, target, budget, fixes)
-    if data > 10 * pool:
-        warnings.append(
-            f"The buffer pool holds only {percent_text(pool / data)} of the data: expect an "
-            f"IO-bound server; more {_lever(ctx)} is the biggest single lever."
-        )
+    cache_fit = cache_fit_warning(ctx.profile, pool)
+    if cache_fit:
+        warnings.append(cache_fit)
     remedy = _fix_text(fixes) or f"more {_lever(ctx)} or fewer clients"
     facts = _facts(ctx, pool, target, budget) | {
         "remedy": remedy,
@@ -137,7 +135,36 @@ def _capital(text: str) -> str:
 
 
 def _lever(ctx: Context) -> str:
-    return "memory (a higher limit)" if ctx.profile.hardware.is_memory_limited else "RAM"
+    return _lever_of(ctx.profile)
+
+
+def _lever_of(profile: Profile) -> str:
+    return "memory (a higher limit)" if profile.hardware.is_memory_limited else "RAM"
+
+
+# Past this many times the pool, the data cannot be cached: most reads miss the pool.
+DATA_PER_POOL_UNCACHED = 10
+CPU_BOTTLENECK = "CPU"  # calibration.model.BOTTLENECKS[0]: the estimate's name when the CPU binds
+
+
+def cache_fit_warning(profile: Profile, pool: int, bottleneck: str | None = None) -> str:
+    """The warning when the data is many times the pool (empty when it is not). The rule says
+    "expect an IO-bound server"; once the estimate is known (`bottleneck`, the recommended
+    estimate's), the engine asks again so that the warning and the estimate give one diagnosis
+    (issue #42): where the CPU binds first, the warning says so instead."""
+    data = profile.workload.data_size_bytes
+    if data <= DATA_PER_POOL_UNCACHED * pool:
+        return ""
+    held = f"The buffer pool holds only {percent_text(pool / data)} of the data"
+    if bottleneck == CPU_BOTTLENECK:
+        return (
+            f"{held}, so most reads miss it; this storage answers them fast enough that the "
+            f"CPU binds first (the estimate's bottleneck): more {_lever_of(profile)} would "
+            "save reads but add little throughput."
+        )
+    return (
+        f"{held}: expect an IO-bound server; more {_lever_of(profile)} is the biggest single lever."
+    )
 
 
 def _facts(ctx: Context, pool: int, target: int, budget: Budget) -> dict[str, object]:

@@ -66,7 +66,8 @@ def test_it_prints_a_my_cnf_for_the_contracts_example(example: str) -> None:
     assert "\n[mysqld]\n" in text
     assert re.search(r"^innodb_io_capacity = [1-9]\d*$", text, re.MULTILINE)
     assert re.search(r"^innodb_buffer_pool_size = \d+[KMG]?$", text, re.MULTILINE)
-    assert text.startswith("# InnoDB IO Advisor: my.cnf drop-in\n")
+    assert text.startswith("# What changes for you, against MySQL 8.0's defaults: ×")
+    assert "\n#\n# InnoDB IO Advisor: my.cnf drop-in\n" in text
     assert "mysql 8.0.36 · 64 GiB RAM · 16 cores · 8 × hdd 15000 rpm raid10" in text
 
 
@@ -236,7 +237,8 @@ def test_each_deploy_format_is_byte_identical_across_processes(example: str, fmt
     first = _run(example, "--format", fmt, hash_seed="1")
     second = _run(example, "--format", fmt, hash_seed="2")
     assert first.returncode == 0, first.stderr
-    assert first.stdout.startswith(f"# InnoDB IO Advisor: {'Ansible' if 'ansible' in fmt else ''}")
+    assert first.stdout.startswith("# What changes for you, against MySQL 8.0's defaults: ×")
+    assert f"\n#\n# InnoDB IO Advisor: {'Ansible' if 'ansible' in fmt else ''}" in first.stdout
     assert first.stdout == second.stdout
 
 

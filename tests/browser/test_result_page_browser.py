@@ -233,3 +233,22 @@ def test_a_finished_fleet_shows_a_full_bar(browser_page, live_server, width):
     middle = (bar["x"] + bar["width"] * 0.98, bar["y"] + bar["height"] / 2)
     assert _pixel(page, *middle) == (26, 127, 55)  # --ok: finished, not the in-progress blue
     page.screenshot(path=str(SCREENSHOTS / f"fleet-done-{width}.png"))
+
+
+@pytest.mark.parametrize(("width", "browser_page"), MODES[1:3], indirect=["browser_page"])
+def test_what_changes_for_you_is_the_first_thing_under_the_title(browser_page, live_server, width):
+    """Issue #42 item 6: the gain leads, above the machine, the estimate and the warnings, and
+    fits the first screen at a phone's width."""
+    page = browser_page
+    permalink = _stored(**hdd(8, "raid10", rpm=15000, cache="write_back_bbu"))
+    _open(page, f"{live_server.url}{permalink}", width)
+    lead = page.locator("#headline")
+    expect(lead.locator("h2")).to_contain_text("What changes for you, against the current")
+    expect(lead).to_contain_text("Bottleneck: ")
+    title, box = _box(page.locator("h1")), _box(lead)
+    assert box["top"] >= title["bottom"]
+    for later in ("dl.machine", "#estimate"):
+        assert _box(page.locator(later))["top"] >= box["bottom"], later
+    assert box["top"] < 900  # within the first screen
+    assert box["right"] <= width  # no line runs off the page
+    lead.screenshot(path=str(SCREENSHOTS / f"headline-{width}.png"))

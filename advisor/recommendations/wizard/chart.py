@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from rules.output.headline import bottleneck_words
 from rules.output.result import Estimate
 
 WIDTH, LEFT, RIGHT, TOP, ROW, AXIS = 500, 130, 30, 6, 50, 40
@@ -45,7 +46,8 @@ def interval_text(estimate: Estimate) -> str:
 def describe(bars: Sequence[Bar]) -> str:
     parts = []
     for bar in bars:
-        text = f"{bar.label}: {interval_text(bar.estimate)}, bottleneck {bar.estimate.bottleneck}"
+        bottleneck = bottleneck_words(bar.estimate.bottleneck)
+        text = f"{bar.label}: {interval_text(bar.estimate)}, bottleneck {bottleneck}"
         if not bar.estimate.in_domain:
             text += ", outside the calibration data"
         parts.append(text)

@@ -42,6 +42,7 @@ from rules.inputs.echo import profile_from_echo
 from rules.inputs.enums import Media
 from rules.inputs.errors import OutputRefused, ProfileError
 from rules.inputs.validation import parse_profile
+from rules.output.headline import headline
 from rules.output.result import Change, Result, Setting
 from rules.output.revert import can_revert
 from rules.reference.bibliography import all_sources
@@ -114,6 +115,7 @@ def _full_page(
     title = "Estimated throughput of the reference benchmark"
     files = exports(result, base_url=_base_url(request))
     context |= {
+        "headline": headline(result),
         "summary": machine_summary(draft_from_profile(result.profile.raw)),
         "setting_groups": setting_groups(result),
         "has_current": result.profile.current is not None,

@@ -515,3 +515,25 @@ def test_a_measured_machine_beyond_the_load_its_price_was_seen_at_is_told_so(cli
                 f"{low:.2g} to {high:.2g} per core" in page
             )
     assert said == {"within": (True, False), "beyond": (False, True)}
+
+
+def test_what_changes_for_you_comes_first_on_the_page(client):
+    html = client.get(store(mysql80_result())).content.decode()
+    main = html.split("<main", 1)[1]
+    after_title = main.split("</h1>", 1)[1]
+    assert after_title.lstrip().startswith('<section id="headline"')
+    headline = after_title.split("</section>", 1)[0]
+    title = headline.split('<h2 id="headline-title">', 1)[1].split("</h2>", 1)[0]
+    # the fixture is a stored result without a gain interval: it says so rather than guess
+    assert title == "What changes for you, against the current configuration: not estimated."
+    assert "Bottleneck: " in headline
+    # the absolute figure comes after the gain, with one line on its unit
+    assert headline.index("Recommended: ") > headline.index("Bottleneck: ")
+    assert "NOTPM: new-order transactions per minute" in headline
+    assert main.index('id="headline"') < main.index('id="estimate"')
+    assert main.index('id="headline"') < main.index('class="warnings"')
+
+
+def test_without_an_estimate_there_is_no_headline_on_the_page(client):
+    html = client.get(store(mysql57_result())).content.decode()
+    assert 'id="headline"' not in html

@@ -21,6 +21,7 @@ from tests.rules.render.fixtures import (
 )
 
 TOP_LEVEL = [
+    "headline",  # what changes for you leads (issue #42 item 6)
     "id",
     "permalink",
     "ruleset_version",
@@ -203,7 +204,8 @@ def test_a_malformed_stored_result_is_a_value_error() -> None:
 def test_render_json_is_indented_utf8_with_a_final_newline() -> None:
     text = render(mysql80_result(), "json")
     assert text.endswith("}\n")
-    assert text.startswith('{\n  "id": "7f3c0a1b2c3d4e5f",\n')
+    assert text.startswith('{\n  "headline": {\n')
+    assert '\n  "id": "7f3c0a1b2c3d4e5f",\n' in text
     assert "8 × 15k" in text
     assert json.loads(text) == result_to_dict(mysql80_result())
     assert text == render(mysql80_result(), "json")
@@ -284,6 +286,8 @@ def test_the_schema_is_declared_by_the_result_classes() -> None:
     components = result_schema_components()
     assert set(components) == {
         "ResultOutput",
+        "HeadlineOutput",
+        "LeverOutput",
         "SettingOutput",
         "OsItemOutput",
         "EvidenceOutput",

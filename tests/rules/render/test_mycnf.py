@@ -38,6 +38,16 @@ def _values(text: str) -> dict[str, str]:
 
 def test_it_writes_the_whole_file_in_a_fixed_layout() -> None:
     assert render_mycnf(mariadb_result(), base_url="https://advisor.example") == (
+        # what changes for you leads; this stored result predates the defaults' gain
+        "# What changes for you, against MariaDB 10.11's defaults: not estimated.\n"
+        "# Largest single effects: innodb_io_capacity +5% to +20% (each alone, against"
+        " MariaDB 10.11's defaults).\n"
+        "# Not priced by the model: innodb_io_capacity_max, innodb_read_io_threads.\n"
+        "# Bottleneck with the recommendation: random reads from disk.\n"
+        "# Recommended: 5,200 to 9,100 NOTPM (80% interval).\n"
+        "# NOTPM: new-order transactions per minute of a TPC-C-like benchmark (tpcc-mysql,"
+        " HammerDB).\n"
+        "#\n"
         "# InnoDB IO Advisor: my.cnf drop-in\n"
         "# Ruleset 2026.1, calibration 2026.1-118pts\n"
         "# Inputs: mariadb 10.11 · 64 GiB RAM · 16 cores · 8 × hdd 15000 rpm raid10,"
@@ -64,7 +74,8 @@ def test_it_writes_the_whole_file_in_a_fixed_layout() -> None:
 def test_the_header_names_versions_inputs_permalink_warnings_and_restarts() -> None:
     text = render_mycnf(mysql80_result(), base_url="https://advisor.example/")
     header = text.split("[mysqld]")[0].splitlines()
-    assert header[0] == "# InnoDB IO Advisor: my.cnf drop-in"
+    assert header[0].startswith("# What changes for you, against the current configuration")
+    assert header[header.index("#") + 1] == "# InnoDB IO Advisor: my.cnf drop-in"
     assert "# Ruleset 2026.1, calibration 2026.1-118pts" in header
     assert f"# Inputs: {SUMMARY} · compared with the current variables" in header
     assert "# Permalink: https://advisor.example/r/7f3c0a1b2c3d4e5f/" in header

@@ -122,7 +122,8 @@ def test_each_statement_follows_its_reason() -> None:
 
 def test_the_header_matches_the_my_cnf_header() -> None:
     text = render_sql(mysql80_result(), base_url="https://advisor.example")
-    assert text.startswith("-- InnoDB IO Advisor: SQL for a running server\n")
+    assert text.startswith("-- What changes for you, against the current configuration")
+    assert "\n--\n-- InnoDB IO Advisor: SQL for a running server\n" in text
     assert "-- Ruleset 2026.1, calibration 2026.1-118pts\n" in text
     assert "-- Inputs: mysql 8.0.36 · 64 GiB RAM · 16 cores · 8 × hdd" in text
     assert "-- Permalink: https://advisor.example/r/7f3c0a1b2c3d4e5f/\n" in text
