@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from rules.current import parse_number
 from rules.inputs.enums import Flavor
 from rules.inputs.version import ServerVersion, parse_version
-from rules.output.result import Setting
+from rules.output.result import Change, Setting
 from rules.reference.catalog import Number, ServerCatalog, as_number, catalog_for
 
 # MariaDB reorganised the buffer pool (MDEV-29445) in 10.11.12, 11.4.6 and 11.8.2: the chunk
@@ -104,11 +104,18 @@ def apply_note(name: str, catalog: ServerCatalog, *, dynamic: bool) -> str:
 CAPACITY, CAPACITY_MAX = "innodb_io_capacity", "innodb_io_capacity_max"
 
 
+def needs_restart(setting: Setting) -> bool:
+    """Whether applying `setting` waits for a restart: it is not dynamic, and the server does
+    not already run this value (a value equal to the current one needs nothing)."""
+    return not setting.dynamic and setting.change is not Change.KEEP
+
+
 def apply_groups(
     settings: tuple[Setting, ...], inputs: Mapping[str, object]
 ) -> tuple[tuple[Setting, ...], tuple[Setting, ...]]:
     """(now, at the next restart), each in result order, except that the now group sets
     innodb_io_capacity and innodb_io_capacity_max in the order a running server accepts.
+    A static setting the server already runs (`Change.KEEP`) is in neither: it needs nothing.
 
     innodb_io_capacity may not exceed innodb_io_capacity_max (MySQL 8.0 Reference Manual,
     17.8.7 "Configuring InnoDB I/O Capacity"): set one past the other and the server moves the
@@ -116,7 +123,7 @@ def apply_groups(
     10000"; tests/integration/test_apply_sql.py runs the statements warning-free). So the
     maximum goes first unless it falls below the capacity the server runs with now."""
     now = tuple(s for s in settings if s.dynamic)
-    restart = tuple(s for s in settings if not s.dynamic)
+    restart = tuple(s for s in settings if needs_restart(s))
     return _capacity_order(now, inputs), restart
 
 

@@ -446,3 +446,20 @@ def test_a_measured_machine_beyond_the_load_its_price_was_seen_at_is_told_so(cli
                 f"{low:.2g} to {high:.2g} per core" in page
             )
     assert said == {"within": (True, False), "beyond": (False, True)}
+
+
+def test_a_static_value_the_server_already_runs_is_not_listed_as_needing_a_restart(client):
+    from rules.engine import recommend
+    from rules.inputs.examples import profile
+
+    first = recommend(profile())
+    static = {s.name: str(s.value) for s in first.settings if not s.dynamic}
+    result = recommend(profile(current={"variables": static}))
+    html = client.get(store(result)).content.decode()
+    restart = html.split('id="apply-restart"', 1)[1].split("</tbody>", 1)[0]
+    unchanged = html.split('id="apply-unchanged"', 1)[1].split("</tbody>", 1)[0]
+    for name in static:
+        assert f'id="setting-{name}"' not in restart
+        assert f'id="setting-{name}"' in unchanged
+    assert "The server already runs this value: nothing to apply." in unchanged
+    assert "Takes effect after a restart." not in unchanged
