@@ -29,7 +29,7 @@ def _pool_size(catalog: ServerCatalog) -> str:
     # MySQL 8.0 Reference Manual, 17.8.3.1 "Configuring InnoDB Buffer Pool Size" (online
     # resizing: chunks, rounding, Innodb_buffer_pool_resize_status); MariaDB KB "Setting Innodb
     # Buffer Pool Size Dynamically" says the same of MariaDB before MDEV-29445.
-    if catalog.flavor is Flavor.MARIADB and _pool_max_applies(catalog.version):
+    if pool_without_chunks(catalog.flavor, catalog.version):
         return (
             "Resized online; it grows only up to innodb_buffer_pool_size_max (read-only, "
             "8 TiB unless set), beyond that at the next restart."
@@ -41,9 +41,20 @@ def _pool_size(catalog: ServerCatalog) -> str:
     )
 
 
+def pool_without_chunks(flavor: Flavor, version: ServerVersion) -> bool:
+    """Whether this release's buffer pool has no chunks (MariaDB after MDEV-29445): the size is
+    then kept in whole MiB, not in whole innodb_buffer_pool_chunk_size, and online growth
+    stops at innodb_buffer_pool_size_max."""
+    return flavor is Flavor.MARIADB and _pool_max_applies(version)
+
+
 def _pool_max_applies(version: ServerVersion) -> bool:
-    """Whether this MariaDB release caps online growth at innodb_buffer_pool_size_max."""
+    """Whether this MariaDB release caps online growth at innodb_buffer_pool_size_max. A bare
+    "11.8" is the series as the catalog samples it, at 11.8.2 (CATALOG_SERIES), which has it;
+    a bare "10.11" or "11.4" is the series' first release, which has not."""
     if version.series > max(MARIADB_POOL_MAX_FROM):
+        return True
+    if version.series == max(MARIADB_POOL_MAX_FROM) and version.patch is None:
         return True
     first_patch = MARIADB_POOL_MAX_FROM.get(version.series)
     return first_patch is not None and version.patch is not None and version.patch >= first_patch
