@@ -11,6 +11,7 @@ from rules.reference.bibliography import has_source
 from rules.rule import OsRule, Rule
 from rules.settings import (
     buffer_pool,
+    change_buffer,
     dirty_pages,
     doublewrite,
     durability,
@@ -52,6 +53,7 @@ SETTING_RULES: tuple[Rule, ...] = (
     durability.RULE_TRX_COMMIT,
     durability.RULE_SYNC_BINLOG,
     flush_neighbors.RULE,
+    change_buffer.RULE,
 )
 # After the settings: read-ahead reads the flush method they decided.
 OS_RULES: tuple[OsRule, ...] = (

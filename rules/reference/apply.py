@@ -14,7 +14,7 @@ from rules.current import parse_number
 from rules.inputs.enums import Flavor
 from rules.inputs.profile import Profile
 from rules.inputs.version import ServerVersion
-from rules.output.result import Setting
+from rules.output.result import Change, Setting
 from rules.reference.catalog import Number, ServerCatalog, as_number, catalog_for
 
 # MariaDB reorganised the buffer pool (MDEV-29445) in 10.11.12, 11.4.6 and 11.8.2: the chunk
@@ -30,7 +30,7 @@ def _pool_size(catalog: ServerCatalog) -> str:
     # MySQL 8.0 Reference Manual, 17.8.3.1 "Configuring InnoDB Buffer Pool Size" (online
     # resizing: chunks, rounding, Innodb_buffer_pool_resize_status); MariaDB KB "Setting Innodb
     # Buffer Pool Size Dynamically" says the same of MariaDB before MDEV-29445.
-    if catalog.flavor is Flavor.MARIADB and _pool_max_applies(catalog.version):
+    if pool_without_chunks(catalog.flavor, catalog.version):
         return (
             "Resized online; it grows only up to innodb_buffer_pool_size_max (read-only, "
             "8 TiB unless set), beyond that at the next restart."
@@ -42,9 +42,20 @@ def _pool_size(catalog: ServerCatalog) -> str:
     )
 
 
+def pool_without_chunks(flavor: Flavor, version: ServerVersion) -> bool:
+    """Whether this release's buffer pool has no chunks (MariaDB after MDEV-29445): the size is
+    then kept in whole MiB, not in whole innodb_buffer_pool_chunk_size, and online growth
+    stops at innodb_buffer_pool_size_max."""
+    return flavor is Flavor.MARIADB and _pool_max_applies(version)
+
+
 def _pool_max_applies(version: ServerVersion) -> bool:
-    """Whether this MariaDB release caps online growth at innodb_buffer_pool_size_max."""
+    """Whether this MariaDB release caps online growth at innodb_buffer_pool_size_max. A bare
+    "11.8" is the series as the catalog samples it, at 11.8.2 (CATALOG_SERIES), which has it;
+    a bare "10.11" or "11.4" is the series' first release, which has not."""
     if version.series > max(MARIADB_POOL_MAX_FROM):
+        return True
+    if version.series == max(MARIADB_POOL_MAX_FROM) and version.patch is None:
         return True
     first_patch = MARIADB_POOL_MAX_FROM.get(version.series)
     return first_patch is not None and version.patch is not None and version.patch >= first_patch
@@ -105,11 +116,18 @@ def apply_note(name: str, catalog: ServerCatalog, *, dynamic: bool) -> str:
 CAPACITY, CAPACITY_MAX = "innodb_io_capacity", "innodb_io_capacity_max"
 
 
+def needs_restart(setting: Setting) -> bool:
+    """Whether applying `setting` waits for a restart: it is not dynamic, and the server does
+    not already run this value (a value equal to the current one needs nothing)."""
+    return not setting.dynamic and setting.change is not Change.KEEP
+
+
 def apply_groups(
     settings: tuple[Setting, ...], profile: Profile
 ) -> tuple[tuple[Setting, ...], tuple[Setting, ...]]:
     """(now, at the next restart), each in result order, except that the now group sets
     innodb_io_capacity and innodb_io_capacity_max in the order a running server accepts.
+    A static setting the server already runs (`Change.KEEP`) is in neither: it needs nothing.
 
     innodb_io_capacity may not exceed innodb_io_capacity_max (MySQL 8.0 Reference Manual,
     17.8.7 "Configuring InnoDB I/O Capacity"): set one past the other and the server moves the
@@ -117,7 +135,7 @@ def apply_groups(
     10000"; tests/integration/test_apply_sql.py runs the statements warning-free). So the
     maximum goes first unless it falls below the capacity the server runs with now."""
     now = tuple(s for s in settings if s.dynamic)
-    restart = tuple(s for s in settings if not s.dynamic)
+    restart = tuple(s for s in settings if needs_restart(s))
     return _capacity_order(now, profile), restart
 
 

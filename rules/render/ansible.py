@@ -10,7 +10,7 @@ notes.
 """
 
 from rules.output.result import Result, Setting
-from rules.reference.apply import apply_groups
+from rules.reference.apply import apply_groups, needs_restart
 from rules.render.deploy import deploy_header, deploy_settings, mycnf_body, no_template
 from rules.render.mycnf import config_value, one_line, server_value, variable_name
 from rules.render.sql import NOT_PERSISTABLE, uses_set_persist
@@ -39,7 +39,7 @@ def render_ansible(result: Result, *, base_url: str = "") -> str:
     values: dict[str, Node] = {variable_name(s): no_template(config_value(s)) for s in settings}
     document: dict[str, Node] = {
         f"{PREFIX}_settings": values,
-        f"{PREFIX}_restart_required": [s.name for s in settings if not s.dynamic],
+        f"{PREFIX}_restart_required": [s.name for s in settings if needs_restart(s)],
         f"{PREFIX}_cnf_name": CNF_NAME,
         f"{PREFIX}_cnf": Literal(mycnf_body(settings)),
         "mysql_config_include_files": [{"src": TEMPLATE_NAME}],

@@ -15,6 +15,7 @@ from rules.inputs.errors import OutputRefused
 from rules.inputs.profile import Profile, Storage, Workload
 from rules.output.headline import headline
 from rules.output.result import Result, Setting
+from rules.reference.apply import needs_restart
 from rules.units import GIB, bytes_for_config
 
 PRODUCT = "InnoDB IO Advisor"
@@ -84,10 +85,14 @@ def header_lines(result: Result, what: str, *, base_url: str = "") -> list[str]:
 
 
 def restart_line(settings: tuple[Setting, ...]) -> str:
-    static = [s.name for s in settings if not s.dynamic]
-    if not static:
-        return "Needs a restart to take effect: none (all of these can also be set online)"
-    return "Needs a restart to take effect: " + ", ".join(static)
+    static = [s.name for s in settings if needs_restart(s)]
+    if static:
+        return "Needs a restart to take effect: " + ", ".join(static)
+    if any(not s.dynamic for s in settings):
+        return (
+            "Needs a restart to take effect: none (the server already runs the values that would)"
+        )
+    return "Needs a restart to take effect: none (all of these can also be set online)"
 
 
 def permalink_url(result: Result, base_url: str = "") -> str:

@@ -10,6 +10,7 @@ connections are what must change, and the warning says how (rules/settings/memor
 from rules.inputs.profile import Profile
 from rules.machine.memory import Budget, memory_budget
 from rules.output.result import Evidence
+from rules.reference.apply import pool_without_chunks
 from rules.rounding import percent_text
 from rules.rule import Case, Context, Proposal, Rule
 from rules.settings.log_buffer import log_buffer_bytes
@@ -33,12 +34,26 @@ MIN_POOL_BYTES = 128 * MIB
 # every query slower to protect a peak that lower session buffers, fewer connections or a thread
 # pool prevent instead (advisor-engineering-judgement; mysql-manual-buffer-pool asks 50 to 75%).
 POOL_FLOOR_SHARE = 0.20
+# MariaDB 10.11.12, 11.4.6 and 11.8.2 removed the chunks (MDEV-29445): innodb_buffer_pool_chunk_size
+# is deprecated and ignored, and innodb_buffer_pool_size has a block size of 1 MiB (MariaDB KB,
+# "InnoDB System Variables": innodb_buffer_pool_chunk_size, innodb_buffer_pool_size; the catalog's
+# block_size, checked on mariadbd 10.11.19).
+CHUNKLESS_UNIT_BYTES = MIB
+
+
+def pool_unit(ctx: Context, pool: int) -> int:
+    """What the server keeps the pool a multiple of: chunks times instances (MySQL, Percona,
+    MariaDB before MDEV-29445), or 1 MiB where the release has no chunks."""
+    server = ctx.profile.server
+    if pool_without_chunks(server.flavor, ctx.catalog.version):
+        return CHUNKLESS_UNIT_BYTES
+    return CHUNK_BYTES * instances_for(ctx, max(pool, 0))
 
 
 def pool_floor(ctx: Context, ram: int) -> int:
-    """20% of RAM (at least the 128 MiB minimum), rounded up to whole chunks."""
+    """20% of RAM (at least the 128 MiB minimum), rounded up to the server's unit."""
     floor = max(MIN_POOL_BYTES, int(ram * POOL_FLOOR_SHARE))
-    unit = CHUNK_BYTES * instances_for(ctx, floor)
+    unit = pool_unit(ctx, floor)
     return -(-floor // unit) * unit
 
 
@@ -75,9 +90,7 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
     pool = min(target, ram - budget.total)
     if pool < target:
         case = "tight"
-        pool = round_down(pool, CHUNK_BYTES * instances_for(ctx, max(pool, 0)))
-    else:
-        pool = round_down(pool, CHUNK_BYTES * instances_for(ctx, pool))
+    pool = round_down(pool, pool_unit(ctx, pool))
     if pool <= floor:
         # the floor itself may still fit (rounding took the pool below it): then it is "tight"
         case = "floor" if case == "tight" and ram - budget.total < floor else case
@@ -197,11 +210,18 @@ def _facts(ctx: Context, pool: int, target: int, budget: Budget) -> dict[str, ob
         if budget.temp_tables
         else "",
         "floor": percent_text(POOL_FLOOR_SHARE),
+        "rounding": _rounding_text(ctx),
         "fit": "all" if pool >= data else percent_text(pool / data),
         "sizing": "The manual's dedicated-server sizing (what innodb_dedicated_server does)"
         if dedicated
         else "The usual sizing for a host dedicated to the database",
     }
+
+
+def _rounding_text(ctx: Context) -> str:
+    if pool_without_chunks(ctx.profile.server.flavor, ctx.catalog.version):
+        return "whole MiB (this release has no buffer pool chunks any more)"
+    return "whole chunks"
 
 
 _EVIDENCE = (
@@ -287,8 +307,8 @@ RULE = Rule(
     cases={
         "share": Case(
             "{pool_share} of {memory}, leaving {left} for the OS and connections",
-            _EXPLAIN + " {sizing} gives the pool {share} of {memory}, rounded down here to whole "
-            "chunks.",
+            _EXPLAIN + " {sizing} gives the pool {share} of {memory}, rounded down here to "
+            "{rounding}.",
             _EVIDENCE,
         ),
         "large": Case(
@@ -296,8 +316,7 @@ RULE = Rule(
             "pool",
             _EXPLAIN + " {sizing} would give the pool {share} of {memory} and leave {quarter} out "
             "of it, far more than the OS and connections use on a host this large; a fixed "
-            "{reserve} is kept out instead, so the pool gets {target}, rounded down to whole "
-            "chunks.",
+            "{reserve} is kept out instead, so the pool gets {target}, rounded down to {rounding}.",
             _EVIDENCE + _EV_LARGE,
         ),
         "tight": Case(

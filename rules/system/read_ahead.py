@@ -20,6 +20,15 @@ READ_AHEAD_KB = 128
 # queue depth, and the only published tuning we found (ibm-2007-linux-tuning) measured the
 # retired CFQ scheduler on ext3, not InnoDB.
 DIRECT_IO_VALUES = frozenset({"O_DIRECT", "O_DIRECT_NO_FSYNC", "OFF"})  # OFF: MariaDB 11 buffering
+# The kernel reads ahead for a file system by the device it is mounted on (read_ahead_kb is "for
+# file systems on this block device", linux-kernel-queue-sysfs): on md RAID or LVM that is the
+# md or device-mapper device, which has a read_ahead_kb of its own, not its members. So both are
+# set: the media's devices, and every md array and device-mapper volume (whole devices only:
+# a partition has no queue directory of its own). Their rotational flag is not used to pick
+# them, because the value is the same for every media.
+STACKED_LABEL = "md arrays and device-mapper (LVM) volumes"
+STACKED_UDEV_MATCH = 'KERNEL=="md[0-9]*|dm-[0-9]*", ENV{DEVTYPE}=="disk"'
+STACKED_GLOB = "/sys/block/md* /sys/block/dm-*"
 
 
 def compute(ctx: Context) -> tuple[OsProposal, ...]:
@@ -32,16 +41,30 @@ def compute(ctx: Context) -> tuple[OsProposal, ...]:
 def _proposals(media: Media, case: str) -> tuple[OsProposal, ...]:
     devices = DEVICE_CLASSES[media]
     value = str(READ_AHEAD_KB)
-    facts = {"value": value, "devices": devices.label}
+    label = f"{devices.label}, {STACKED_LABEL}"
+    facts = {"value": value, "devices": label, "media_devices": devices.label}
     write = f'echo {value} > "$d/queue/read_ahead_kb"'
+    assign = f'ATTR{{queue/read_ahead_kb}}="{value}"'
+    stacked = f'for d in {STACKED_GLOB}; do [ -e "$d/queue/read_ahead_kb" ] && {write}; done'
+    files = device_files(devices, "queue/read_ahead_kb")
+    stacked_files = " ".join(f"{glob}/queue/read_ahead_kb" for glob in STACKED_GLOB.split())
     return (
         OsProposal(
             "read_ahead_kb",
             value,
-            devices.label,
+            label,
             case,
-            (device_loop(devices, write), f"grep . {device_files(devices, 'queue/read_ahead_kb')}"),
-            udev_rule(devices, f'ATTR{{queue/read_ahead_kb}}="{value}"'),
+            (
+                device_loop(devices, write),
+                stacked,
+                f"grep . {files} {stacked_files} 2>/dev/null",
+            ),
+            "\n".join(
+                (
+                    udev_rule(devices, assign),
+                    f'ACTION=="add|change", {STACKED_UDEV_MATCH}, {assign}',
+                )
+            ),
             UDEV_PATH,
             facts,
         ),
@@ -52,16 +75,24 @@ _WHAT = (
     "read_ahead_kb is how far the kernel reads past a buffered read, betting that the next "
     "read follows. "
 )
+_STACKED = (
+    " The kernel reads ahead for a file system by the device it is mounted on, so on md RAID "
+    "or LVM it is the array's or the volume's own read_ahead_kb that counts, not its "
+    "members': so besides the {media_devices} the rule sets every md array and device-mapper "
+    "volume (LVM among them) on the host, whatever disks they sit on."
+)
 _REST = (
-    " More only reads what nobody asked for under random OLTP; larger values that tuned "
-    "profiles or LVM and md stripes set are undone by this rule (if tuned runs, set its disk "
-    "readahead too, or it wins). nr_requests stays at the kernel's default: blk-mq sizes it "
-    "from the device's queue depth, and no published InnoDB measurement supports another value."
+    _STACKED + " More only reads what nobody asked for under random OLTP; the larger values "
+    "that tuned profiles set, or that md and LVM derive from their stripes, are undone by "
+    "this rule (if tuned runs, set its disk readahead too, or it wins). nr_requests stays at "
+    "the kernel's default: blk-mq sizes it from the device's queue depth, and no published "
+    "InnoDB measurement supports another value."
 )
 _EVIDENCE = (
     Evidence(
         "linux-kernel-queue-sysfs",
-        "read_ahead_kb is the largest read-ahead, in KiB, for file systems on the device.",
+        "read_ahead_kb is the largest read-ahead, in KiB, for file systems on the device: "
+        "the device a file system is mounted on, an md array or LVM volume included.",
     ),
     Evidence(
         "percona-2013-io-optimization",

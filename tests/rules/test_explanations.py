@@ -474,6 +474,7 @@ CHECKS: dict[str, Callable[[Seen], set[str]]] = {
     "log-writer-threads-from-core-count": _writer_threads,
     "fdatasync-for-redo-and-data-syncs": _enum_default,
     "doublewrite-on-unless-atomic-writes": _enum_default,
+    "change-buffering-on-hdd-bulk-loads": _enum_default,
     "io-capacity-from-array-iops": _io_capacity,
     "io-capacity-max-double": _io_capacity_max,
     "read-io-threads-from-cores": _read_threads,

@@ -3,6 +3,7 @@
 Templates stay free of logic; nothing here computes a recommendation, it only formats one.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.utils.safestring import SafeString
@@ -121,14 +122,15 @@ def current_text(setting: Setting) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SettingGroup:
-    slug: str  # "now" | "restart"
+    slug: str  # "now" | "restart" | "unchanged"
     title: str
     hint: str
     rows: tuple[SettingRow, ...]
 
 
 def setting_groups(result: Result) -> tuple[SettingGroup, ...]:
-    """The settings in the SQL export's two parts: now, and at the next restart."""
+    """The settings in the SQL export's two parts, now and at the next restart, then the static
+    ones the server already runs (in neither part: they need nothing)."""
     now, restart = apply_groups(result.settings, result.profile)
     rows = {row.name: row for row in setting_rows(result)}
     persist = uses_set_persist(result.profile.server)
@@ -148,6 +150,25 @@ def setting_groups(result: Result) -> tuple[SettingGroup, ...]:
             if persist
             else "Put these in my.cnf; they take effect when the server starts again.",
             tuple(rows[s.name] for s in restart),
+        ),
+        *_unchanged_group(result, now + restart, rows),
+    )
+
+
+def _unchanged_group(
+    result: Result, grouped: tuple[Setting, ...], rows: Mapping[str, SettingRow]
+) -> tuple[SettingGroup, ...]:
+    """The static settings the server already runs: no restart, nothing to apply."""
+    names = {s.name for s in grouped}
+    left = tuple(rows[s.name] for s in result.settings if s.name not in names)
+    if not left:
+        return ()
+    return (
+        SettingGroup(
+            "unchanged",
+            "Already running",
+            "The server runs these values today: nothing to apply, no restart.",
+            left,
         ),
     )
 

@@ -537,3 +537,20 @@ def test_what_changes_for_you_comes_first_on_the_page(client):
 def test_without_an_estimate_there_is_no_headline_on_the_page(client):
     html = client.get(store(mysql57_result())).content.decode()
     assert 'id="headline"' not in html
+
+
+def test_a_static_value_the_server_already_runs_is_not_listed_as_needing_a_restart(client):
+    from rules.engine import recommend
+    from rules.inputs.examples import profile
+
+    first = recommend(profile())
+    static = {s.name: str(s.value) for s in first.settings if not s.dynamic}
+    result = recommend(profile(current={"variables": static}))
+    html = client.get(store(result)).content.decode()
+    restart = html.split('id="apply-restart"', 1)[1].split("</tbody>", 1)[0]
+    unchanged = html.split('id="apply-unchanged"', 1)[1].split("</tbody>", 1)[0]
+    for name in static:
+        assert f'id="setting-{name}"' not in restart
+        assert f'id="setting-{name}"' in unchanged
+    assert "The server already runs this value: nothing to apply." in unchanged
+    assert "Takes effect after a restart." not in unchanged

@@ -60,3 +60,4 @@ resource "aws_db_parameter_group" "innodb_io_advisor" {
 # innodb_flush_log_at_trx_commit = 2: Aurora MySQL 3 always uses 1 and does not let a user change it: the relaxed value cannot be had
 # sync_binlog = 1000: Aurora MySQL 3 does not let a user change this instance-level parameter
 # innodb_flush_neighbors = 1: on the guide's list of MySQL parameters that don't apply to Aurora MySQL: Aurora's storage layer builds and writes the pages from the redo the instance sends, so there are no neighbouring page writes to group
+# innodb_change_buffering = all: on the guide's list of MySQL parameters that don't apply to Aurora MySQL: Aurora's architecture differs from MySQL's here

@@ -59,8 +59,8 @@ def test_a_limit_at_or_above_the_cores_changes_nothing_but_the_echo() -> None:
     limited = recommend(_nvme("8.4.3", **{"hardware.cpu_limit": 64}))
     plain = recommend(_nvme("8.4.3"))
     assert limited.settings == plain.settings
-    assert limited.inputs["hardware"]["cpu_limit"] == 64  # type: ignore[index]
-    assert "cpu_limit" not in plain.inputs["hardware"]  # type: ignore[operator]
+    assert limited.profile.raw["hardware"]["cpu_limit"] == 64  # type: ignore[index]
+    assert "cpu_limit" not in plain.profile.raw["hardware"]  # type: ignore[operator]
 
 
 def test_the_explanation_names_the_limit() -> None:

@@ -12,6 +12,8 @@ from rules.inputs.version import parse_version
 from rules.output.result import Result
 from rules.reference.apply import apply_groups, apply_note
 from rules.reference.catalog import CATALOG_SERIES, catalog_for
+from rules.render.mycnf import render_mycnf
+from rules.render.sql import RESTART_TITLE, render_sql
 from tests.rules.render.fixtures import mariadb_result
 
 VERSIONS = [(flavor, version) for flavor, series in CATALOG_SERIES.items() for version in series]
@@ -132,3 +134,32 @@ def test_the_groups_split_on_the_tag_and_keep_every_setting() -> None:
     assert not any(s.dynamic for s in restart)
     static = tuple(dataclasses.replace(s, dynamic=False) for s in result.settings)
     assert apply_groups(static, result.profile)[0] == ()
+
+
+def _running_today(**overrides: object) -> Result:
+    """The example server, pasted as already running every static value the advisor picks."""
+    first = recommend(profile(**overrides))
+    static = {s.name: str(s.value) for s in first.settings if not s.dynamic}
+    assert static  # thread counts, flush method, page cleaners, doublewrite
+    return recommend(profile(**overrides, current={"variables": static}))
+
+
+def test_a_static_value_the_server_already_runs_waits_for_no_restart() -> None:
+    result = _running_today()
+    _now, restart = apply_groups(result.settings, result.profile)
+    assert restart == ()
+    sql = render_sql(result)
+    assert "SET PERSIST_ONLY" not in sql.split(RESTART_TITLE, 1)[1]
+    assert "-- Nothing waits for a restart." in sql
+    assert "Needs a restart to take effect: none (the server already runs" in sql
+    assert "Needs a restart to take effect: none (the server already runs" in render_mycnf(result)
+
+
+def test_a_static_value_that_changes_still_waits_for_the_restart() -> None:
+    result = _running_today()
+    threads = {"innodb_read_io_threads": "2"}
+    changed = recommend(profile(current={"variables": threads}))
+    _now, restart = apply_groups(changed.settings, changed.profile)
+    assert "innodb_read_io_threads" in {s.name for s in restart}
+    assert "SET PERSIST_ONLY innodb_read_io_threads = 8;" in render_sql(changed)
+    assert result.setting("innodb_read_io_threads") is not None

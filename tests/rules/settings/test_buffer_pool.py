@@ -118,6 +118,32 @@ def test_it_rounds_the_pool_down_to_whole_chunks_per_instance(version, alignment
 
 
 @pytest.mark.parametrize(
+    ("version", "unit", "rounding"),
+    [
+        # MDEV-29445 removed the chunks in 10.11.12, 11.4.6 and 11.8.2: 1 MiB blocks
+        ("11.8", MIB, "whole MiB (this release has no buffer pool chunks any more)"),
+        ("11.8.2", MIB, "whole MiB (this release has no buffer pool chunks any more)"),
+        ("11.4.6", MIB, "whole MiB (this release has no buffer pool chunks any more)"),
+        ("10.11.12", MIB, "whole MiB (this release has no buffer pool chunks any more)"),
+        # before it one pool of 128 MiB chunks
+        ("11.4.5", 128 * MIB, "whole chunks"),
+        ("10.6", 128 * MIB, "whole chunks"),
+    ],
+)
+def test_mariadb_rounds_the_pool_to_chunks_only_where_the_release_has_them(
+    version, unit, rounding
+) -> None:
+    setting = setting_for(
+        "innodb_buffer_pool_size",
+        **{"server.flavor": "mariadb", "server.version": version, "hardware.ram_gb": 61.3},
+    )
+    assert isinstance(setting.value, int)
+    assert setting.value % unit == 0
+    assert setting.value % (128 * MIB) != 0 or unit == 128 * MIB
+    assert f"rounded down here to {rounding}." in setting.explanation
+
+
+@pytest.mark.parametrize(
     ("ram_gb", "reason"),
     [
         (48, "75% of RAM, leaving 12 GiB for the OS and connections"),

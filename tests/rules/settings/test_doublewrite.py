@@ -56,3 +56,53 @@ def test_it_is_set_at_a_restart_never_online() -> None:
     raw_current = {"variables": {"innodb_doublewrite": "OFF"}}
     setting = setting_for("innodb_doublewrite", current=raw_current)
     assert (setting.value, setting.written, setting.dynamic) == ("ON", True, False)
+
+
+@pytest.mark.parametrize(
+    ("flavor", "version", "detect_only"),
+    [("mysql", "8.0.36", True), ("percona", "8.4.3", True), ("mysql", "8.0.29", False)],
+)
+def test_it_names_detect_only_as_the_middle_ground_where_the_release_has_it(
+    flavor, version, detect_only
+) -> None:
+    setting = setting_for(
+        "innodb_doublewrite", **{"server.flavor": flavor, "server.version": version}
+    )
+    assert setting.value == "ON"
+    assert ("DETECT_ONLY" in setting.explanation) is detect_only
+    assert "mysql-manual-doublewrite" in {e.source for e in setting.evidence}
+
+
+def test_on_mariadb_it_names_the_servers_own_atomic_writes() -> None:
+    setting = setting_for(
+        "innodb_doublewrite",
+        **{"server.flavor": "mariadb", "server.version": "11.4", **flash("nvme")},
+    )
+    assert "innodb_use_atomic_writes" in setting.explanation
+    assert "DETECT_ONLY" not in setting.explanation
+    assert "mariadb-kb-doublewrite" in {e.source for e in setting.evidence}
+
+
+@pytest.mark.parametrize("flavor", ["mysql", "mariadb"])
+def test_on_ebs_it_names_torn_write_prevention_and_what_it_needs(flavor) -> None:
+    version = "8.4.3" if flavor == "mysql" else "11.4"
+    setting = setting_for(
+        "innodb_doublewrite",
+        **{
+            "server.flavor": flavor,
+            "server.version": version,
+            **flash("network_ssd"),
+            "hardware.storage.volume_type": "aws_gp3",
+        },
+    )
+    assert setting.value == "ON"
+    assert "mkfs.ext4 -O bigalloc -C 16384" in setting.explanation
+    assert "aws-ec2-torn-write-prevention" in {e.source for e in setting.evidence}
+
+
+def test_other_network_volumes_are_not_told_about_ebs() -> None:
+    setting = setting_for(
+        "innodb_doublewrite",
+        **{**flash("network_ssd"), "hardware.storage.volume_type": "gcp_pd_ssd"},
+    )
+    assert "EBS" not in setting.explanation
