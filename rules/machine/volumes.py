@@ -8,6 +8,7 @@ rules/data/sources.json carry the same addresses). `None` marks a figure the pro
 fix: a volume type whose IOPS are provisioned with no baseline (io1, io2, Ultra Disk) or a SAN.
 """
 
+import math
 from dataclasses import dataclass
 
 from rules.inputs.enums import VolumeType
@@ -255,10 +256,11 @@ def pages_per_s(mbps: float) -> float:
     return mbps * MIB / PAGE_BYTES
 
 
-def sized_rate(rule: SizeRule, size_gib: float, volumes: int) -> tuple[int, int, int | None]:
+def sized_rate(rule: SizeRule, size_gib: float, volumes: int) -> tuple[float, int, int | None]:
     """(IOPS, MiB/s, the instance's cap per volume when it bound) of one of `volumes` volumes
     of `size_gib` each: the per-GiB rate plus its share of the per-instance baseline, within
-    the volume's cap and its share of the instance's caps."""
+    the volume's cap and its share of the instance's caps. The IOPS stay unrounded: a share of
+    the baseline rounded down on each of several volumes would make more volumes do less."""
     shares = volumes if rule.base_per_instance else 1
     iops = max(rule.min_iops, rule.iops_per_gib * size_gib + rule.base_iops / shares)
     mbps = rule.mbps_per_gib * size_gib + rule.base_mbps / shares
@@ -267,7 +269,9 @@ def sized_rate(rule: SizeRule, size_gib: float, volumes: int) -> tuple[int, int,
         iops = cap = int(rule.instance_iops / volumes)
     if rule.instance_mbps is not None:
         mbps = min(mbps, rule.instance_mbps / volumes)
-    return int(iops), max(1, int(mbps)), cap
+    # Up to a millionth of an IOPS: the float error of splitting the baseline must not floor a
+    # whole IOPS off the volumes' sum (3,048 from seven volumes became 3,047.99...).
+    return math.ceil(iops * 1e6) / 1e6, max(1, int(mbps)), cap
 
 
 def volume_rate(
@@ -282,12 +286,11 @@ def volume_rate(
     sized = None
     if provisioned_iops is None and preset is not None and preset.size and size_gib is not None:
         sized = sized_rate(preset.size, size_gib, volumes)
-        iops_cap = min(sized[0], preset.max_iops or sized[0])
-        sized = (iops_cap, sized[1], sized[2])
+        sized = (min(sized[0], preset.max_iops or sized[0]), sized[1], sized[2])
     if provisioned_iops is not None:
         given, basis = provisioned_iops, "provisioned"
     elif sized is not None:
-        given, basis = sized[0], "sized"
+        given, basis = int(sized[0]), "sized"
     elif preset is not None and preset.baseline_iops is not None:
         given, basis = preset.baseline_iops, "preset"
     else:
@@ -301,8 +304,8 @@ def volume_rate(
         mbps = preset.baseline_mbps  # the throughput that comes with the baseline
         if sized is not None and provisioned_mbps is None:
             mbps = min(sized[1], preset.max_mbps or sized[1])  # it grows with the size too
-    iops: float = float(given)
-    capped = mbps is not None and pages_per_s(mbps) < given
+    iops: float = sized[0] if basis == "sized" and sized is not None else float(given)
+    capped = mbps is not None and pages_per_s(mbps) < iops
     if mbps is not None and capped:
         iops = pages_per_s(mbps)
     return VolumeRate(

@@ -110,4 +110,6 @@ def test_measured_throughput_reports_its_anchor_in_the_result() -> None:
     assert estimates.anchor is not None
     assert estimates.anchor.source == "measured_throughput"
     assert estimates.anchor.outside_model
-    assert estimates.anchor.note.startswith("Your server does 22x what the model expects")
+    factor = round(estimates.anchor.host_factor)
+    assert factor >= 3
+    assert estimates.anchor.note.startswith(f"Your server does {factor}x what the model expects")

@@ -293,6 +293,7 @@ def test_the_schema_is_declared_by_the_result_classes() -> None:
         "EvidenceOutput",
         "EffectOutput",
         "EstimatesOutput",
+        "AnchorOutput",
         "EstimateOutput",
         "CitedSourceOutput",
         "RdsParameterListOutput",
