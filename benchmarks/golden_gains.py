@@ -16,12 +16,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from calibration.artifact import load_latest
-from calibration.estimator import CalibratedEstimator
-from rules.engine import recommend
-from rules.inputs.validation import parse_profile
-from rules.output.result import Estimate
-from rules.render.mycnf import render_mycnf
+from calibration.artifact import load_latest  # noqa: E402
+from calibration.estimator import CalibratedEstimator  # noqa: E402
+from rules.engine import recommend  # noqa: E402
+from rules.inputs.validation import parse_profile  # noqa: E402
+from rules.output.result import Estimate  # noqa: E402
+from rules.render.mycnf import render_mycnf  # noqa: E402
 
 PROFILES_DIR = ROOT / "tests" / "golden" / "profiles"
 RECOMMENDATION = "recommendation"  # CURRENT_MYCNFS' key for the recommendation pasted back
@@ -53,7 +53,8 @@ def golden_gains() -> list[tuple[str, str, Estimate]]:
                 mycnf = render_mycnf(recommend(parse_profile(raw)))
             profile = parse_profile({**raw, "current": {"mycnf": mycnf}})
             estimates = recommend(profile, estimator=estimator).estimate
-            assert estimates is not None and estimates.gain is not None
+            assert estimates is not None
+            assert estimates.gain is not None
             rows.append((name, label, estimates.gain))
     return rows
 

@@ -10,7 +10,14 @@ import numpy as np
 from calibration.domain import outside_other_sources, ranges_of
 from calibration.features import Corrections, as_arrays, situation_of_point
 from calibration.fit import RIDGE, Fit, fit_points
-from calibration.gain_interval import gain_bounds, held_out_pair_coverage
+from calibration.gain_interval import gain_bounds
+from calibration.gain_spread import (
+    GainSpread,
+    PairChange,
+    gain_spread,
+    held_out_spread_coverage,
+    pair_changes,
+)
 from calibration.interval import (
     INTERVAL,
     LEVEL_STEP,
@@ -58,6 +65,9 @@ class Calibration:
     # kind -> (lowest, highest) clients per core of the runs that set its offset: where a
     # measured machine's price of the kind was seen (calibration.kind_cpu_cost.priced_loads)
     cpu_cost_loads: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # the gain interval's spread model (calibration.gain_spread), fitted on pair errors held
+    # out by lab; None in an artifact from before it (the estimator then takes ratio_bounds)
+    gain_spread: GainSpread | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +86,7 @@ class Calibration:
             "cpu_cost_offsets": self.cpu_cost_offsets,
             "cpu_cost_loads": {k: list(v) for k, v in self.cpu_cost_loads.items()},
             "layout": list(LAYOUT.names),
+            "gain_spread": self.gain_spread.to_json() if self.gain_spread else None,
         }
 
     @classmethod
@@ -100,6 +111,9 @@ class Calibration:
             ),
             cpu_cost_offsets=data.get("cpu_cost_offsets", {}),
             cpu_cost_loads={k: (v[0], v[1]) for k, v in data.get("cpu_cost_loads", {}).items()},
+            gain_spread=GainSpread.from_json(data["gain_spread"])
+            if data.get("gain_spread")
+            else None,
         )
 
 
@@ -130,6 +144,8 @@ def run_calibration(
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
     gain = gain_bounds(pairs, used, outside)
+    lab_changes = _lab_changes(fit, used, outside)
+    spread = gain_spread(lab_changes)
     anchored = anchored_units(used, x, fit.params)
     cpu_misses = misses_by_source(anchored)
     cpu_offsets = kind_cost_offsets(cpu_misses)
@@ -162,6 +178,7 @@ def run_calibration(
             **pair_summary(pairs),
             "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in gain.bounds.items()},
             "out_of_domain_widening": round(gain.out_of_domain_widening, 3),
+            "spread": spread.to_json(),
         },
         "measured_cpu_cost": {
             kind: {
@@ -174,7 +191,7 @@ def run_calibration(
             for kind, by_source in cpu_misses.items()
         },
         "held_out": _held_out_report(
-            fit, used, corrections, x, groups, level, (covered, widths), pairs, outside
+            fit, used, corrections, x, groups, level, (covered, widths), pairs, outside, lab_changes
         ),
         "by_group": _by_group(used, fit, covered, widths, bottlenecks, outside),
         "per_source": _per_source(fit, covered),
@@ -191,10 +208,21 @@ def run_calibration(
         out_of_domain_widening=widening,
         cpu_cost_offsets=cpu_offsets,
         cpu_cost_loads=cpu_loads,
+        gain_spread=spread,
         bounds=bounds,
         domain=_domain(used, x),
         report=report,
     )
+
+
+def _lab_changes(fit: Fit, points: Sequence[Point], outside: np.ndarray) -> list[PairChange]:
+    """The pairs with their ratios and each class's change predicted by the fit without
+    their lab, outside meaning outside the other sources' range (as the estimator's inside
+    is inside the whole data's): what the spread is fitted on. Outside the other labs' range
+    instead left the pool's pairs inside from fewer than 3 sources, and the interval of a
+    held-out lab's pool change x4.1 wide where this gives x2.0 (calibration 171831)."""
+    pairs = setting_pairs(points, list(fit.lab_predicted))
+    return pair_changes(pairs, points, lambda p: fit.lab_params[lab_of(p.source)], outside)
 
 
 def held_out_bottlenecks(fit: Fit, points: Sequence[Point], corrections: Corrections) -> list[str]:
@@ -299,6 +327,7 @@ def _held_out_report(
     by_source: tuple[np.ndarray, np.ndarray],
     pairs: Sequence[Pair],
     outside: np.ndarray,
+    lab_changes: Sequence[PairChange],
 ) -> dict[str, Any]:
     """Coverage and median width of the estimates and of the gains, held out by source (the
     intervals' own yardstick) and by lab (calibration.labs: every post of one author or
@@ -322,10 +351,12 @@ def _held_out_report(
         level,
         lab_groups,
     )
-    lab_pairs = setting_pairs(points, list(fit.lab_predicted))
     lab_of_pair = [lab_of(p.source) for p in pairs]
-    source_gains = held_out_pair_coverage(pairs, pairs, [p.source for p in pairs], points, outside)
-    lab_gains = held_out_pair_coverage(lab_pairs, pairs, lab_of_pair, points, lab_outside)
+    source_changes = pair_changes(pairs, points, lambda p: fit.loso_params[p.source], outside)
+    source_gains = held_out_spread_coverage(
+        source_changes, source_changes, [p.source for p in pairs]
+    )
+    lab_gains = held_out_spread_coverage(lab_changes, lab_changes, lab_of_pair)
     labs = np.array(fit.labs)
     widths = np.exp(estimates.highs - estimates.lows)
     return {
@@ -333,6 +364,9 @@ def _held_out_report(
             "units": len(set(fit.sources)),
             "estimates": _coverage_and_width(*by_source),
             "gains": _coverage_and_width(source_gains.covered, source_gains.widths),
+            "gains_by_change": _by_change(
+                source_changes, source_gains.covered, source_gains.widths
+            ),
         },
         "by_lab": {
             "units": len(set(fit.labs)),
@@ -341,6 +375,14 @@ def _held_out_report(
                 "median_abs_log_error": round(float(np.median(np.abs(fit.lab_residuals))), 3),
             },
             "gains": _coverage_and_width(lab_gains.covered, lab_gains.widths),
+            "gains_by_change": _by_change(lab_changes, lab_gains.covered, lab_gains.widths),
+            "gains_by_lab": {
+                lab: _coverage_and_width(
+                    lab_gains.covered[np.array(lab_of_pair) == lab],
+                    lab_gains.widths[np.array(lab_of_pair) == lab],
+                )
+                for lab in dict.fromkeys(lab_of_pair)
+            },
             "per_lab": [
                 {
                     "lab": lab,
@@ -360,6 +402,18 @@ def _held_out_report(
             ],
         },
     }
+
+
+def _by_change(
+    changes: Sequence[PairChange], covered: np.ndarray, widths: np.ndarray
+) -> dict[str, dict[str, Any]]:
+    """Held-out gain coverage and median width by kind of change (the classes changed, and
+    whether the bottleneck stays), most pairs first."""
+    keys = np.array(
+        [f"{c.kind_of_change}, {'same' if c.same_bottleneck else 'moved'}" for c in changes]
+    )
+    names = sorted(set(keys.tolist()), key=lambda k: (-int((keys == k).sum()), k))
+    return {k: _coverage_and_width(covered[keys == k], widths[keys == k]) for k in names}
 
 
 def _coverage_and_width(covered: np.ndarray, widths: np.ndarray) -> dict[str, Any]:

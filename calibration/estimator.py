@@ -21,6 +21,7 @@ from calibration.features import (
     as_arrays,
 )
 from calibration.gain_interval import change_on_sync_path, ratio_bounds_for
+from calibration.gain_spread import setting_class
 from calibration.interval import (
     INTERVAL,
     bounds_for,
@@ -135,8 +136,18 @@ class CalibratedEstimator:
                 kind, before, binding[0], not reasons_before, machine.disks, outside=reasons_before
             )
             sync_path = change_on_sync_path(names, binlog=machine.binlog)
+            changes: dict[str, float] = {}
+            for i, name in enumerate(names):  # each class's settings alone, summed in log
+                cls = setting_class(name, binlog=machine.binlog)
+                changes[cls] = changes.get(cls, 0.0) + float(logs[2 + i, 0]) - before
             gain = self._gain(
-                kind, after - before, binding[1], inside, sync_path=sync_path, outside=reasons
+                kind,
+                after - before,
+                binding[1],
+                inside,
+                sync_path=sync_path,
+                outside=reasons,
+                changes=(changes, binding[0] == binding[1]),
             )
         low, high = self._effect_percentiles(logs[:, 1:])
         # every modelled setting in its order, NO_EFFECT unless it changes the baseline's value
@@ -246,17 +257,28 @@ class CalibratedEstimator:
         *,
         sync_path: bool,
         outside: tuple[str, ...],
+        changes: tuple[dict[str, float], bool] | None = None,
     ) -> Estimate:
         """The ratio interval comes from how far the held-out model's ratios sat from the
         published ones between two configurations of one machine (calibration.pairs), not from
         the two estimates' own intervals: what one machine does that the model does not know
         (its exact disks, its binaries) cancels out of a ratio. A change to how the logs are
         flushed takes the wider interval of the pairs that made one
-        (calibration.gain_interval.SYNC_PATH)."""
-        ratios = self._calibration.ratio_bounds
-        low, high = ratio_bounds_for(ratios, kind, sync_path=sync_path)
-        if not inside:
-            low, high = widened(low, high, self._calibration.gain_out_of_domain_widening)
+        (calibration.gain_interval.SYNC_PATH).
+
+        Given `changes` (each class's change alone in log, and whether the bottleneck stays)
+        and a calibration with a spread model, the interval's width is that model's for this
+        change (calibration.gain_spread): a small change to a setting the pairs show the model
+        prices well gets a narrow interval, a change to the log's sync path a wide one."""
+        spread = self._calibration.gain_spread
+        if spread is not None and changes is not None:
+            half = spread.half_width(changes[0], same_bottleneck=changes[1], inside=inside)
+            low, high = -half, half
+        else:
+            ratios = self._calibration.ratio_bounds
+            low, high = ratio_bounds_for(ratios, kind, sync_path=sync_path)
+            if not inside:
+                low, high = widened(low, high, self._calibration.gain_out_of_domain_widening)
         return Estimate(
             unit="x",
             low=_round(math.exp(centre + low)),
