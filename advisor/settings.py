@@ -2,8 +2,9 @@
 
 With no environment at all and DJANGO_DEBUG on (what `make run` does) this is a working dev setup:
 SQLite in the project folder, Celery tasks run in-process, an insecure dev secret key. With
-DJANGO_DEBUG off (the default) DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS must be set, except under
-pytest, which gets the dev defaults so that every test run works without secrets.
+DJANGO_DEBUG off (the default) DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS must be set. The test
+suite sets what it needs through pytest's own configuration (`[tool.pytest.ini_options] env` in
+pyproject.toml); these settings never ask whether pytest is loaded.
 """
 
 from __future__ import annotations
@@ -21,11 +22,7 @@ from advisor.env import env_bool, env_float, env_int, env_list, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-# pytest is always imported before pytest-django loads these settings; nothing else imports it.
-TESTING = "pytest" in sys.modules
-
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
-_DEV_DEFAULTS = DEBUG or TESTING
 # Commands that only compute and print (`manage.py recommend`, `check_config`, `mcp` on stdio)
 # sign nothing and serve no host, so they run on a bare shell without a secret key or allowed
 # hosts. Decided from this process's own command line, never from the environment, which a web
@@ -40,7 +37,7 @@ if "ADVISOR_OFFLINE_COMMAND" in os.environ:  # how this was once switched on: re
         "server run on the development secret key. Remove it; `manage.py recommend` needs "
         "no settings."
     )
-_NO_SECRETS_NEEDED = _DEV_DEFAULTS or OFFLINE_COMMAND
+_NO_SECRETS_NEEDED = DEBUG or OFFLINE_COMMAND
 
 _DEV_SECRET_KEY = "django-insecure-dev-only-key-never-use-in-production"
 SECRET_KEY = env_str(
@@ -194,15 +191,15 @@ USE_I18N = True
 USE_TZ = True
 
 # Static files: served by WhiteNoise. The hashed, compressed manifest storage needs
-# `collectstatic` first, so it is on by default only outside DEBUG and outside tests;
-# DJANGO_STATIC_MANIFEST overrides that choice either way.
+# `collectstatic` first, so it is on by default only outside DEBUG; DJANGO_STATIC_MANIFEST
+# overrides that choice either way (the test suite turns it off).
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_MANIFEST = env_bool("DJANGO_STATIC_MANIFEST", default=not _DEV_DEFAULTS)
-# In DEBUG and in tests WhiteNoise serves straight from the source folders (no collectstatic).
-WHITENOISE_USE_FINDERS = _DEV_DEFAULTS
-WHITENOISE_AUTOREFRESH = _DEV_DEFAULTS
+STATIC_MANIFEST = env_bool("DJANGO_STATIC_MANIFEST", default=not DEBUG)
+# Without the manifest WhiteNoise serves straight from the source folders (no collectstatic).
+WHITENOISE_USE_FINDERS = not STATIC_MANIFEST
+WHITENOISE_AUTOREFRESH = not STATIC_MANIFEST
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -225,9 +222,9 @@ SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
 if env_bool("DJANGO_BEHIND_HTTPS_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# Plain-HTTP requests are redirected to HTTPS outside debug and tests (healthz stays reachable for
+# Plain-HTTP requests are redirected to HTTPS outside debug (healthz stays reachable for
 # container health checks), and HTTPS responses carry HSTS. `check --deploy` passes with these.
-SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", default=not _DEV_DEFAULTS)
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", default=not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env_int(
     "DJANGO_HSTS_SECONDS", default=0 if DEBUG else 31_536_000, min_value=0
@@ -322,8 +319,9 @@ SPECTACULAR_SETTINGS = {
     # item's reason, the /sysctl download and the optional hardware.numa_nodes; 2.2 only adds the
     # network_ssd media with its volume fields, hardware.memory_limit_gb and a probe's
     # provenance, undetected and probe keys; 2.3 only adds: a setting's apply_note, POST /check,
-    # the revert downloads (?revert=true) and the deploy-tool formats.
-    "VERSION": "2.3",
+    # the revert downloads (?revert=true) and the deploy-tool formats; 2.4 only adds the optional
+    # hardware.cpu_limit and hardware.storage.volume_size_gb.
+    "VERSION": "2.4",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,

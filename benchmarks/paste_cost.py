@@ -11,28 +11,12 @@ throttle, parser, engine, one INSERT), against a throw-away database dropped at 
 
 import argparse
 import json
-import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from django_setup import setup_django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "advisor.settings")
-os.environ.setdefault("DJANGO_DEBUG", "0")
-os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-not-a-secret-" + "x" * 40)
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("DJANGO_SSL_REDIRECT", "0")
-os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
-os.environ.setdefault("DJANGO_LOG_LEVEL", "ERROR")
-os.environ.setdefault("DJANGO_API_RATE_ANON", "1000000000/minute")  # measure work, not 429s
-
-import django  # noqa: E402
-
-django.setup()
+setup_django(DJANGO_API_RATE_ANON="1000000000/minute")  # measure work, not 429s
 
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402

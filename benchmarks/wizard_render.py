@@ -10,30 +10,13 @@ PostgreSQL, in memory on SQLite) and dropped at the end. The target is well unde
 """
 
 import argparse
-import os
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from django_setup import setup_django
 
-# Production-like settings (DEBUG off), minus what needs a deployment: HTTPS, collectstatic.
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "advisor.settings")
-os.environ.setdefault("DJANGO_DEBUG", "0")
-os.environ.setdefault("DJANGO_SECRET_KEY", "benchmark-only-not-a-secret-" + "x" * 40)
-os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("DJANGO_SSL_REDIRECT", "0")
-os.environ.setdefault("DJANGO_STATIC_MANIFEST", "0")
-os.environ.setdefault("DJANGO_LOG_LEVEL", "ERROR")
-os.environ.setdefault("DJANGO_PAGE_RATE", "1000000000/minute")  # measure pages, not 429s
-
-import django  # noqa: E402
-
-django.setup()
+setup_django(DJANGO_PAGE_RATE="1000000000/minute")  # measure pages, not 429s
 
 from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402

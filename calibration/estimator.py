@@ -363,7 +363,7 @@ def measured_loads(profile: Profile) -> tuple[float, float] | None:
     measured = profile.hardware.measured_cpu
     if measured is None:
         return None
-    cores = profile.hardware.cpu_cores
+    cores = profile.hardware.usable_cores
     return measured.threads / cores, profile.workload.concurrency / cores
 
 

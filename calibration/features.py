@@ -195,7 +195,8 @@ def situation_of_profile(
         storage=storage,
         bp_gb=pool,
         data_gb=profile.workload.data_size_gb,
-        cores=profile.hardware.cpu_cores,
+        # a container's CPU limit when lower; at least one, the least busy_cores is defined for
+        cores=max(1.0, profile.hardware.usable_cores),
         concurrency=profile.workload.concurrency,
         trx_commit=int(float(config.get("innodb_flush_log_at_trx_commit", 1))),
         flush_method=str(config.get("innodb_flush_method", "O_DIRECT")),
@@ -334,7 +335,7 @@ def _situation(
     flush_neighbors: int,
     mysql_8: bool,
 ) -> Situation:
-    capability = array_capability(storage)
+    capability = array_capability(storage, data_gb)
     read_iops, write_iops = capability.random_read_iops, capability.random_write_iops
     read_latency_s = read_latency_of(storage, read_iops)
     if storage.measured_iops is None:

@@ -49,6 +49,7 @@ class V:
     RAM_GB = "hardware.ram_gb"
     MEMORY_LIMIT_GB = "hardware.memory_limit_gb"
     CPU_CORES = "hardware.cpu_cores"
+    CPU_LIMIT = "hardware.cpu_limit"
     NUMA_NODES = "hardware.numa_nodes"
     FILESYSTEM = "hardware.filesystem"
     KERNEL = "hardware.kernel"
@@ -113,6 +114,7 @@ class V:
     CURRENT_EMPTY_FORM = "variables"  # `current` needs one form; an empty one carries `os` alone
     MAX_CONCURRENCY = 100_000
     MAX_CPU_CORES = 1024
+    MIN_CPU_LIMIT = 0.01  # hardware.cpu_limit's least
     MAX_RAM_GB = 16384
     MAX_DEVICES = 128
     MAX_PROVISIONED_IOPS = 10_000_000  # a bound for typing mistakes, far above any volume
@@ -397,14 +399,18 @@ def probe_memory_and_cpu(host: Host, found: Findings) -> None:
         allowed = len(os.sched_getaffinity(0))
         if cores is None or allowed < cores:
             cores, origin = allowed, "the process's CPU affinity (taskset/cpuset)"
-    quota, where = _cpu_quota(host)
-    if quota is not None and (cores is None or quota < cores):
-        cores, origin = max(1, int(quota + 0.999)), f"{where} ({quota:g} CPUs)"
     if cores is None:
         found.miss("CPU cores: /sys/devices/system/cpu/online and /proc/cpuinfo unreadable")
     else:
         found.set(V.CPU_CORES, min(V.MAX_CPU_CORES, cores), V.DETECTED, origin)
         found.note(f"cpu: {cores} cores ({origin})")
+    # A CFS quota limits CPU time, not which CPUs: the cores stay the host's (or the
+    # affinity's), and the quota is the separate limit the threads follow (as memory.max is).
+    quota, where = _cpu_quota(host)
+    if quota is not None and (cores is None or quota < cores):
+        limit = min(float(V.MAX_CPU_CORES), max(V.MIN_CPU_LIMIT, round(quota, 2)))
+        found.set(V.CPU_LIMIT, limit, V.DETECTED, f"{where} ({quota:g} CPUs)")
+        found.note(f"cpu limit: {quota:g} CPUs ({where})")
     # Measuring it would load the server; the advisor takes it when the user gives it.
     found.miss(
         "CPU speed: not measured (it would load the server); sysbench oltp_point_select on "

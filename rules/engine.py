@@ -32,7 +32,7 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
     ctx = Context(
         profile,
         catalog_for(server.flavor, server.version),
-        array_capability(profile.hardware.storage),
+        array_capability(profile.hardware.storage, profile.workload.data_size_gb),
     )
     warnings = _profile_warnings(profile) + audit(profile, ctx.catalog)
     settled: list[SettingFields] = []

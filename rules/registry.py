@@ -23,6 +23,7 @@ from rules.settings import (
     page_cleaning,
     read_ahead,
     redo_log,
+    warmup,
 )
 from rules.system import hugepages, mount, numa, scheduler, sysctl
 from rules.system import read_ahead as device_read_ahead
@@ -38,6 +39,8 @@ SETTING_RULES: tuple[Rule, ...] = (
     doublewrite.RULE,
     log_writer.RULE_FDATASYNC,
     redo_log.RULE,
+    warmup.RULE_DUMP_LOAD,
+    warmup.RULE_DUMP_PCT,
     log_buffer.RULE,
     log_writer.RULE_WRITER_THREADS,
     read_ahead.RULE_THRESHOLD,

@@ -9,6 +9,7 @@ Built only by `parse_profile`; every field here has passed its range check.
 Sizes stay in the contract's GB (GiB) units here and are converted with `units` where computed.
 """
 
+import math
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -30,8 +31,10 @@ from rules.inputs.version import ServerVersion, parse_version
 from rules.machine.volumes import (
     MAX_PROVISIONED_IOPS,
     MAX_PROVISIONED_MBPS,
+    MAX_VOLUME_GB,
     MIN_PROVISIONED_IOPS,
     MIN_PROVISIONED_MBPS,
+    MIN_VOLUME_GB,
 )
 from rules.units import GIB
 
@@ -183,6 +186,22 @@ class Storage:
         ),
     )
 
+    volume_size_gb: float | None = field(
+        default=None,
+        metadata=accepts(
+            Kind.NUMBER,
+            "Volume size (GB)",
+            "Only for network volumes: each volume's size in GiB; gp2, pd-balanced and pd-ssd "
+            "IOPS grow with it. Left out, each volume is taken to hold its share of the data "
+            "and no more.",
+            required=False,
+            nullable=True,
+            minimum=MIN_VOLUME_GB,
+            maximum=MAX_VOLUME_GB,
+            omit_absent=True,
+        ),
+    )
+
     @property
     def is_network(self) -> bool:
         return self.media is Media.NETWORK_SSD
@@ -313,6 +332,21 @@ class Hardware:
             omit_absent=True,
         ),
     )
+    cpu_limit: float | None = field(  # a cgroup's cpu.max quota / period; None when not limited
+        default=None,
+        metadata=accepts(
+            Kind.NUMBER,
+            "CPU limit (cores)",
+            "The CPUs the server may use under a container's or cgroup's quota (docker --cpus, "
+            "a Kubernetes CPU limit, cpu.max), fractions allowed; below the cores, IO threads, "
+            "log writer threads, buffer pool instances and page cleaners follow it.",
+            required=False,
+            nullable=True,
+            minimum=0.01,
+            maximum=1024,
+            omit_absent=True,
+        ),
+    )
     measured_cpu: MeasuredCpu | None = field(default=None, metadata=omit_when_absent())
 
     @property
@@ -322,6 +356,23 @@ class Hardware:
     @property
     def is_memory_limited(self) -> bool:
         return self.memory_limit_gb is not None and self.memory_limit_gb < self.ram_gb
+
+    @property
+    def is_cpu_limited(self) -> bool:
+        return self.cpu_limit is not None and self.cpu_limit < self.cpu_cores
+
+    @property
+    def usable_cores(self) -> float:
+        """The CPUs the server may use: the cores, or the CPU limit when it is lower."""
+        if self.cpu_limit is not None and self.cpu_limit < self.cpu_cores:
+            return self.cpu_limit
+        return float(self.cpu_cores)
+
+    @property
+    def thread_cores(self) -> int:
+        """`usable_cores` as a whole number for thread counts: a fractional limit rounds up (a
+        1.5-CPU quota lets two threads run at once, each part of the time), at least 1."""
+        return max(1, math.ceil(self.usable_cores - 1e-9))
 
     @property
     def memory_bytes(self) -> int:

@@ -265,7 +265,7 @@ def _check_cross_fields(
             "applies only to local flash (sata_ssd, nvme); leave it out for network_ssd",
         )
     if media is not None and media != Media.NETWORK_SSD:
-        for name in ("volume_type", "provisioned_iops", "provisioned_mbps"):
+        for name in ("volume_type", "provisioned_iops", "provisioned_mbps", "volume_size_gb"):
             if values.get(f"hardware.storage.{name}") is not None:
                 errors.add(
                     f"hardware.storage.{name}",

@@ -1,5 +1,6 @@
 """The storage model: from the described array to random read/write IOPS and commits per second."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -19,6 +20,7 @@ from rules.machine.devices import (
 )
 from rules.machine.volumes import (
     LATENCY_SOURCES,
+    MIN_VOLUME_GB,
     NETWORK_FSYNC_PER_S,
     PRESETS,
     VolumeRate,
@@ -38,24 +40,62 @@ class ArrayCapability:
     volume: VolumeRate | None = None  # a network volume's rate: its IOPS are a budget
 
 
-def network_facts(storage: Storage) -> tuple[DeviceFacts, VolumeRate]:
+# How many devices' worth of space one copy of the data takes: a mirror keeps each byte twice,
+# parity RAID gives up one (RAID5) or two (RAID6) devices to parity.
+DATA_DEVICES: dict[RaidLevel, Callable[[int], float]] = {
+    RaidLevel.NONE: lambda n: n,
+    RaidLevel.RAID0: lambda n: n,
+    RaidLevel.RAID1: lambda n: 1,
+    RaidLevel.RAID10: lambda n: n / 2,
+    RaidLevel.RAID5: lambda n: n - 1,
+    RaidLevel.RAID6: lambda n: n - 2,
+}
+
+
+def volume_size(storage: Storage, data_gb: float | None) -> tuple[float | None, bool]:
+    """(GiB per volume, whether it was assumed): as given, or the volume's share of the data
+    (the least it can be), or None when neither is known."""
+    if storage.volume_size_gb is not None:
+        return storage.volume_size_gb, False
+    if data_gb is None:
+        return None, False
+    share = data_gb / max(1.0, DATA_DEVICES[storage.raid_level](storage.device_count))
+    return max(float(MIN_VOLUME_GB), share), True
+
+
+def network_facts(storage: Storage, data_gb: float | None = None) -> tuple[DeviceFacts, VolumeRate]:
     """One network volume as a device: its 16 KiB rate for reads and for writes alike (the
     provider counts both against one budget), and a sync per network round trip."""
-    rate = volume_rate(storage.volume_type, storage.provisioned_iops, storage.provisioned_mbps)
+    size, assumed = volume_size(storage, data_gb)
+    rate = volume_rate(
+        storage.volume_type,
+        storage.provisioned_iops,
+        storage.provisioned_mbps,
+        size,
+        storage.device_count,
+    )
     facts = DeviceFacts(
         rate.iops,
         rate.iops,
         min(NETWORK_FSYNC_PER_S, rate.iops),
         rate.sources + LATENCY_SOURCES,
-        _volume_note(storage, rate),
+        _volume_note(storage, rate, assumed),
     )
     return facts, rate
 
 
-def _volume_note(storage: Storage, rate: VolumeRate) -> str:
+def _volume_note(storage: Storage, rate: VolumeRate, assumed: bool = False) -> str:
     preset = PRESETS[storage.volume_type] if storage.volume_type is not None else None
     if rate.basis == "provisioned":
         text = f"{rate.given_iops:,} provisioned IOPS per volume"
+    elif rate.basis == "sized" and preset is not None and rate.size_gib is not None:
+        size = f"{rate.size_gib:,.0f} GiB" + (" (the data's size; none given)" if assumed else "")
+        text = f"a {size} {preset.label} volume's {rate.given_iops:,} IOPS, growing with size"
+        if rate.instance_cap is not None and preset.size is not None:
+            text += (
+                f", held to the instance's {preset.size.instance_iops:,} IOPS (on "
+                f"{preset.size.instance_note}; smaller machines get less)"
+            )
     elif rate.basis == "preset" and preset is not None:
         text = f"{preset.note}"
     else:
@@ -72,11 +112,12 @@ def device_facts(storage: Storage) -> DeviceFacts:
 
 
 @lru_cache(maxsize=1024)
-def array_capability(storage: Storage) -> ArrayCapability:
-    """Combine one device's facts with the RAID level, the device count and the controller cache."""
+def array_capability(storage: Storage, data_gb: float | None = None) -> ArrayCapability:
+    """Combine one device's facts with the RAID level, the device count and the controller cache.
+    `data_gb` sizes a network volume whose size was not given (`volume_size`)."""
     volume = None
     if storage.media is Media.NETWORK_SSD:
-        device, volume = network_facts(storage)
+        device, volume = network_facts(storage, data_gb)
     else:
         device = device_facts(storage)
     count = storage.device_count
@@ -154,7 +195,12 @@ def _summary(
 ) -> str:
     array = describe_array(storage)
     if measured:
-        basis = "as measured with fio"
+        # fio measured random writes, not syncs: the commit rate stays the device model's,
+        # held to the measured writes (a commit writes at least one block)
+        basis = (
+            "reads and writes as measured with fio; the commits are not measured: "
+            f"{device.note}, at most the measured writes"
+        )
     else:
         basis = f"from {device.note}"
         if storage.device_count > 1:

@@ -34,6 +34,38 @@ class VolumePreset:
     # True where throughput is provisioned apart from IOPS, so provisioning more IOPS leaves the
     # included throughput as the cap (gp3, Hyperdisk Balanced, Premium SSD v2: rows below).
     separate_throughput: bool = False
+    size: "SizeRule | None" = None  # where the rate grows with the volume's size
+
+
+@dataclass(frozen=True, slots=True)
+class SizeRule:
+    """A volume type whose rate grows with its size, up to a volume's and an instance's caps."""
+
+    iops_per_gib: float
+    mbps_per_gib: float
+    base_iops: int  # added to the per-GiB rate (Persistent Disk's baseline, per instance)
+    base_mbps: int
+    min_iops: int  # the least a small volume gets
+    instance_iops: int | None  # the most one instance gets from all its volumes of the type
+    instance_mbps: int | None
+    instance_note: str  # the machine the instance caps need, for explanations
+    base_per_instance: bool = True  # Persistent Disk's baseline is per instance, gp2's per volume
+
+
+# gp2 (AWS_TYPES): 3 IOPS per GiB, at least 100, at most 16,000 per volume (reached at 5,334
+# GiB), throughput up to 250 MiB/s; volumes under 1,000 GiB may burst to 3,000 IOPS while their
+# credits last, and a database's steady load outlasts them, so the sustained rate is used. The
+# instance's own EBS limit depends on its type (AWS "Amazon EBS-optimized instance types" page)
+# and is not modelled; give provisioned_iops for it.
+GP2_SIZE = SizeRule(3, 0, 0, 250, 100, None, None, "", base_per_instance=False)
+# Persistent Disk (GCP_PD, "Performance limits for Persistent Disk", zonal tables): pd-balanced
+# 6 IOPS and 0.28 MiB/s per GiB on top of a 3,000 IOPS and 140 MiB/s baseline; pd-ssd 30 IOPS
+# and 0.48 MiB/s per GiB on top of 6,000 and 240. The baseline is per instance, and so are the
+# caps that bind before a large disk's per-GiB rate: 80,000 IOPS (pd-balanced) and 100,000
+# (pd-ssd), 1,200 MiB/s, each only on an N2 instance with at least 64 vCPUs; smaller and other
+# machine types have lower limits (the page's "Performance by machine type and vCPU count").
+PD_BALANCED_SIZE = SizeRule(6, 0.28, 3_000, 140, 0, 80_000, 1_200, "an N2 with 64+ vCPUs")
+PD_SSD_SIZE = SizeRule(30, 0.48, 6_000, 240, 0, 100_000, 1_200, "an N2 with 64+ vCPUs")
 
 
 # AWS EBS (AWS_TYPES; IO size: AWS_IO_SIZE, "I/O size is capped at 256 KiB for SSD volumes").
@@ -59,6 +91,7 @@ PRESETS: dict[VolumeType, VolumePreset] = {
         250,
         ("aws-ebs-volume-types",),
         "a 1,000 GiB gp2 volume's 3,000 IOPS baseline (3 IOPS per GiB)",
+        size=GP2_SIZE,
     ),
     VolumeType.AWS_GP3: VolumePreset(
         "EBS gp3",
@@ -100,6 +133,7 @@ PRESETS: dict[VolumeType, VolumePreset] = {
         1_200,
         ("gcp-pd-performance",),
         "pd-balanced's 3,000 IOPS and 140 MB/s baseline",
+        size=PD_BALANCED_SIZE,
     ),
     VolumeType.GCP_PD_SSD: VolumePreset(
         "pd-ssd",
@@ -110,6 +144,7 @@ PRESETS: dict[VolumeType, VolumePreset] = {
         1_200,
         ("gcp-pd-performance",),
         "pd-ssd's 6,000 IOPS and 240 MB/s baseline",
+        size=PD_SSD_SIZE,
     ),
     VolumeType.GCP_HYPERDISK_BALANCED: VolumePreset(
         "Hyperdisk Balanced",
@@ -195,6 +230,10 @@ MIN_PROVISIONED_IOPS = 100
 MAX_PROVISIONED_IOPS = 4_000_000
 MIN_PROVISIONED_MBPS = 2
 MAX_PROVISIONED_MBPS = 100_000
+# A volume's size: 1 GiB, the least gp2 and gp3 take, to 65,536 GiB (64 TiB), the most a
+# Persistent Disk or an Azure Ultra Disk takes (AWS_TYPES: 16 TiB for gp2/gp3; GCP_PD; AZURE_TYPES).
+MIN_VOLUME_GB = 1
+MAX_VOLUME_GB = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +241,13 @@ class VolumeRate:
     """One volume's 16 KiB IO rate and where it comes from."""
 
     iops: float  # after the throughput cap
-    given_iops: int  # provisioned, or the preset's baseline, or ASSUMED_IOPS
+    given_iops: int  # provisioned, or by size, or the preset's baseline, or ASSUMED_IOPS
     mbps: int | None  # the throughput cap in use, if any
-    basis: str  # "provisioned" | "preset" | "assumed"
+    basis: str  # "provisioned" | "sized" | "preset" | "assumed"
     capped_by_mbps: bool
     sources: tuple[str, ...]
+    size_gib: float | None = None  # the size the rate was worked out for ("sized")
+    instance_cap: int | None = None  # the instance's share that bound it, per volume
 
 
 def pages_per_s(mbps: float) -> float:
@@ -214,13 +255,39 @@ def pages_per_s(mbps: float) -> float:
     return mbps * MIB / PAGE_BYTES
 
 
+def sized_rate(rule: SizeRule, size_gib: float, volumes: int) -> tuple[int, int, int | None]:
+    """(IOPS, MiB/s, the instance's cap per volume when it bound) of one of `volumes` volumes
+    of `size_gib` each: the per-GiB rate plus its share of the per-instance baseline, within
+    the volume's cap and its share of the instance's caps."""
+    shares = volumes if rule.base_per_instance else 1
+    iops = max(rule.min_iops, rule.iops_per_gib * size_gib + rule.base_iops / shares)
+    mbps = rule.mbps_per_gib * size_gib + rule.base_mbps / shares
+    cap = None
+    if rule.instance_iops is not None and iops > rule.instance_iops / volumes:
+        iops = cap = int(rule.instance_iops / volumes)
+    if rule.instance_mbps is not None:
+        mbps = min(mbps, rule.instance_mbps / volumes)
+    return int(iops), max(1, int(mbps)), cap
+
+
 def volume_rate(
-    volume_type: VolumeType | None, provisioned_iops: int | None, provisioned_mbps: int | None
+    volume_type: VolumeType | None,
+    provisioned_iops: int | None,
+    provisioned_mbps: int | None,
+    size_gib: float | None = None,
+    volumes: int = 1,
 ) -> VolumeRate:
     preset = PRESETS[volume_type] if volume_type is not None else None
     sources = preset.sources if preset is not None else ()
+    sized = None
+    if provisioned_iops is None and preset is not None and preset.size and size_gib is not None:
+        sized = sized_rate(preset.size, size_gib, volumes)
+        iops_cap = min(sized[0], preset.max_iops or sized[0])
+        sized = (iops_cap, sized[1], sized[2])
     if provisioned_iops is not None:
         given, basis = provisioned_iops, "provisioned"
+    elif sized is not None:
+        given, basis = sized[0], "sized"
     elif preset is not None and preset.baseline_iops is not None:
         given, basis = preset.baseline_iops, "preset"
     else:
@@ -232,8 +299,19 @@ def volume_rate(
         and (provisioned_iops is None or preset.separate_throughput)
     ):
         mbps = preset.baseline_mbps  # the throughput that comes with the baseline
+        if sized is not None and provisioned_mbps is None:
+            mbps = min(sized[1], preset.max_mbps or sized[1])  # it grows with the size too
     iops: float = float(given)
     capped = mbps is not None and pages_per_s(mbps) < given
     if mbps is not None and capped:
         iops = pages_per_s(mbps)
-    return VolumeRate(iops, given, mbps, basis, capped, tuple(dict.fromkeys(sources)))
+    return VolumeRate(
+        iops,
+        given,
+        mbps,
+        basis,
+        capped,
+        tuple(dict.fromkeys(sources)),
+        size_gib if sized is not None else None,
+        sized[2] if sized is not None else None,
+    )

@@ -1,5 +1,6 @@
 """innodb_max_dirty_pages_pct and its low-water mark: write combining against recovery time."""
 
+from rules.inputs.enums import Flavor
 from rules.output.result import Evidence
 from rules.reference.defaults import default_note, server_name
 from rules.rule import Case, Context, Proposal, Rule
@@ -30,6 +31,12 @@ def compute_max(ctx: Context) -> tuple[Proposal, ...]:
 
 def compute_lwm(ctx: Context) -> tuple[Proposal, ...]:
     ceiling = float(ctx.decided["innodb_max_dirty_pages_pct"])
+    if ctx.profile.server.flavor is Flavor.MARIADB:
+        # MariaDB's page cleaner flushes at innodb_io_capacity, even when idle, whenever a non-zero
+        # low-water mark is passed (mariadb-mdev-24949), and io_capacity is sized near the
+        # storage's whole write rate: keep its 0, "the same as innodb_max_dirty_pages_pct".
+        facts = {"value": "0", "ceiling": f"{ceiling:g}"}
+        return (Proposal("innodb_max_dirty_pages_pct_lwm", 0.0, "mariadb", facts),)
     value = min(LWM_PCT, ceiling / 2)
     facts = {
         "value": f"{value:g}",
@@ -126,6 +133,22 @@ RULE_LWM = Rule(
                     "Flushing is bounded by "
                     "two limits, the dirty-page amount and the checkpoint age; "
                     "adaptive flushing smooths both.",
+                ),
+            ),
+        ),
+        "mariadb": Case(
+            "{value}, MariaDB's default: no pre-flushing below the {ceiling}% ceiling",
+            "On MariaDB 0 means the low-water mark is the {ceiling}% ceiling itself. A non-zero "
+            "mark would make MariaDB's page cleaner flush at innodb_io_capacity whenever the "
+            "pages passed it, and even when the server is idle; io_capacity is sized near this "
+            "storage's whole write rate, so that would keep the disks busy with background "
+            "writes, so {value}.",
+            (
+                Evidence(
+                    "mariadb-mdev-24949",
+                    "A non-zero innodb_max_dirty_pages_pct_lwm turns on MariaDB's adaptive "
+                    "flushing above the mark and idle flushing bounded by innodb_io_capacity; "
+                    "with 0 neither runs.",
                 ),
             ),
         ),

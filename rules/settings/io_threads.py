@@ -1,6 +1,7 @@
 """innodb_read_io_threads and innodb_write_io_threads: background threads issuing async IO."""
 
-from rules.inputs.enums import Media
+from rules.inputs.enums import Flavor, Media
+from rules.machine.cpu import cores_text
 from rules.output.result import Evidence
 from rules.rounding import clamp
 from rules.rule import Case, Context, Proposal, Rule
@@ -16,10 +17,18 @@ NVME_WRITE_THREADS_CAP = 16
 
 
 def compute_read(ctx: Context) -> tuple[Proposal, ...]:
-    cores = ctx.profile.hardware.cpu_cores
+    hardware = ctx.profile.hardware
+    cores = hardware.thread_cores  # a container's CPU limit, when below the host's cores
     value = int(clamp(cores * READ_THREADS_PER_CORE, MIN_THREADS, MAX_THREADS))
-    facts = {"cores": cores, "value": value, "slots": value * 256, **_flavor_facts(ctx)}
+    facts = {
+        "cores": cores_text(hardware),
+        "value": value,
+        "slots": value * 256,
+        **_flavor_facts(ctx),
+    }
     case = "floor" if cores * READ_THREADS_PER_CORE < MIN_THREADS else "cores"
+    if ctx.profile.server.flavor is Flavor.MARIADB and case == "cores":
+        case = "cores-mariadb"  # MySQL's formula, said to be borrowed, not MariaDB's own
     return (Proposal("innodb_read_io_threads", value, case, facts),)
 
 
@@ -49,9 +58,9 @@ RULE_READ = Rule(
     kind="number",
     cases={
         "floor": Case(
-            "4, the server default: {cores} cores could not use more",
+            "4, the server default: {cores} could not use more",
             "Read IO threads issue InnoDB's asynchronous reads (read-ahead, prefetch); "
-            "{value} threads allow {slots} reads in flight, plenty for {cores} cores. MySQL "
+            "{value} threads allow {slots} reads in flight, plenty for {cores}. MySQL "
             "8.4 gives half the cores but never fewer than 4; it {restart}.",
             (
                 Evidence(
@@ -62,8 +71,23 @@ RULE_READ = Rule(
                 _MANUAL,
             ),
         ),
+        "cores-mariadb": Case(
+            "half of {cores} (4 to 64), the rule MySQL 8.4 adopted; MariaDB ships 4",
+            "Read IO threads issue InnoDB's asynchronous reads (read-ahead, prefetch); "
+            "{value} threads allow {slots} reads in flight. MariaDB ships 4 whatever the "
+            "cores; half the cores, between 4 and 64, is "
+            "the rule MySQL 8.4 adopted for its default, borrowed here; it {restart}.",
+            (
+                Evidence(
+                    "mysql-manual-8-4-defaults",
+                    "MySQL 8.4 (not MariaDB) defaults innodb_read_io_threads to half the "
+                    "logical CPUs, from 4 to 64.",
+                ),
+                _MANUAL,
+            ),
+        ),
         "cores": Case(
-            "half the {cores} cores (4 to 64), MySQL 8.4's own formula",
+            "half of {cores} (4 to 64), MySQL 8.4's own formula",
             "Read IO threads issue InnoDB's asynchronous reads (read-ahead, prefetch); "
             "{value} threads allow {slots} reads in flight. Half the cores, between 4 "
             "and 64, is the default MySQL 8.4 chose; it {restart}.",

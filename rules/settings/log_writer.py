@@ -1,6 +1,7 @@
 """innodb_log_writer_threads and innodb_use_fdatasync: how MySQL writes and syncs its redo log
 (MySQL and Percona Server only: 8.0.22 and 8.0.26 on; MariaDB has neither variable)."""
 
+from rules.machine.cpu import cores_text
 from rules.output.result import Evidence
 from rules.reference.defaults import default_note
 from rules.rule import Case, Context, Proposal, Rule
@@ -17,9 +18,9 @@ WRITER_THREADS_FROM_CORES = 32
 def compute_writer_threads(ctx: Context) -> tuple[Proposal, ...]:
     if not ctx.catalog.exists(WRITER_THREADS):
         return ()
-    cores = ctx.profile.hardware.cpu_cores
-    many = cores >= WRITER_THREADS_FROM_CORES
-    facts = {"cores": str(cores), "threshold": str(WRITER_THREADS_FROM_CORES)}
+    hardware = ctx.profile.hardware
+    many = hardware.thread_cores >= WRITER_THREADS_FROM_CORES  # a CPU limit below the cores
+    facts = {"cores": cores_text(hardware), "threshold": str(WRITER_THREADS_FROM_CORES)}
     return (Proposal(WRITER_THREADS, "ON" if many else "OFF", "on" if many else "off", facts),)
 
 
@@ -53,17 +54,17 @@ RULE_WRITER_THREADS = Rule(
     only_where_present=True,
     cases={
         "on": Case(
-            "ON: {cores} cores keep enough commits in flight for dedicated log writers",
+            "ON: {cores} keep enough commits in flight for dedicated log writers",
             _WHAT + "The hand-off pays when many threads commit at once on many cores; with "
-            "{cores} cores, at or above the {threshold} from which the server itself turns "
+            "{cores}, at or above the {threshold} from which the server itself turns "
             "them on when the binary log is written, they stay ON.",
             (_EV_MANUAL, _EV_DEFAULT),
         ),
         "off": Case(
-            "OFF: on {cores} cores the hand-off to log writer threads costs more than it saves",
+            "OFF: on {cores} the hand-off to log writer threads costs more than it saves",
             _WHAT + "On few cores the hand-off between threads costs more than it saves; below "
             "{threshold} logical CPUs the server itself leaves them off when the binary log is "
-            "written, and {cores} cores is below that. It is written explicitly because the "
+            "written, and {cores} is below that. It is written explicitly because the "
             "default is worked out at startup.",
             (_EV_MANUAL, _EV_DEFAULT),
         ),

@@ -4,6 +4,7 @@ page cleaner, and 10.6 removed the first two variables).
 """
 
 from rules.inputs.enums import Flavor
+from rules.machine.cpu import CONTAINER_AWARE_FROM, cores_text
 from rules.machine.workload import WRITE_INTENSITY
 from rules.output.result import Evidence
 from rules.reference.defaults import io_capacity_max_default
@@ -26,22 +27,30 @@ CORES_PER_INSTANCE_8_4 = 4
 
 
 def server_instances(ctx: Context, pool: int) -> int:
-    """The instance count the server chooses itself for a pool of `pool` bytes."""
+    """The instance count the server chooses itself for a pool of `pool` bytes: from 8.4 by
+    the logical CPUs it counts, a container's CPU limit only from 9.3 (rules.machine.cpu)."""
     if pool < MIN_INSTANCE_BYTES:
         return 1
     if ctx.catalog.version.series >= (8, 4):
+        hardware = ctx.profile.hardware
+        aware = ctx.catalog.version.series >= CONTAINER_AWARE_FROM
+        cpus = hardware.thread_cores if aware else hardware.cpu_cores
         by_chunks = pool // (CHUNKS_PER_INSTANCE_8_4 * CHUNK_BYTES)
-        by_cores = ctx.profile.hardware.cpu_cores // CORES_PER_INSTANCE_8_4
-        return int(max(1, min(by_chunks, by_cores, MAX_INSTANCES)))
+        return int(max(1, min(by_chunks, cpus // CORES_PER_INSTANCE_8_4, MAX_INSTANCES)))
     return DEFAULT_INSTANCES_FROM_8_0
 
 
 def instances_for(ctx: Context, pool: int) -> int:
     """The instances we recommend: the server's own choice, but at least 1 GiB each; 1 where
-    the version has a single pool (MariaDB)."""
+    the version has a single pool (MariaDB). Under a CPU limit, no more than 8.4's quarter of
+    the CPUs the limit allows, whatever the release (the host's cores would not serve them)."""
     if ctx.profile.server.flavor is Flavor.MARIADB or not ctx.catalog.exists(INSTANCES):
         return 1
-    return max(1, min(server_instances(ctx, pool), pool // MIN_INSTANCE_BYTES))
+    value = min(server_instances(ctx, pool), pool // MIN_INSTANCE_BYTES)
+    hardware = ctx.profile.hardware
+    if hardware.is_cpu_limited:
+        value = min(value, hardware.thread_cores // CORES_PER_INSTANCE_8_4)
+    return max(1, value)
 
 
 def compute_instances(ctx: Context) -> tuple[Proposal, ...]:
@@ -50,7 +59,11 @@ def compute_instances(ctx: Context) -> tuple[Proposal, ...]:
     pool = int(ctx.decided["innodb_buffer_pool_size"])
     value, server = instances_for(ctx, pool), server_instances(ctx, pool)
     case = "small" if pool < MIN_INSTANCE_BYTES else "server" if value == server else "per-gib"
+    hardware = ctx.profile.hardware
+    if case == "per-gib" and value < pool // MIN_INSTANCE_BYTES:  # the CPU limit bound it
+        case = "cpu-limit"
     facts = {
+        "cores": cores_text(hardware),
         "value": str(value),
         "noun": "instance" if value == 1 else "instances",
         "pool": bytes_for_people(pool),
@@ -112,6 +125,11 @@ _EV_84 = Evidence(
     "mysql-manual-8-4-defaults",
     "MySQL 8.4 picks the instance count from the pool's chunks and a quarter of the CPUs.",
 )
+_EV_CONTAINER = Evidence(
+    "mysql-manual-container-detection",
+    "From MySQL 9.3 the server reads a container's CPU and memory limits and sizes the values "
+    "it derives from the logical CPUs by them; earlier releases count the host's CPUs.",
+)
 _WHAT_INSTANCES = (
     "The buffer pool can be split into instances, each with its own lists and locks, so "
     "threads working on different pages do not queue for one mutex. "
@@ -134,6 +152,14 @@ RULE_INSTANCES = Rule(
             "leave instances under the 1 GiB each the manual asks for; {value} {noun} of "
             "{each} each.",
             (_EV_INSTANCES, _EV_84),
+        ),
+        "cpu-limit": Case(
+            "{value} {noun} for {cores} (the server would pick {server})",
+            _WHAT_INSTANCES + "For a {pool} pool the server would pick {server}, counting "
+            "the host's CPUs, but the server may use only {cores}: more instances than a "
+            "quarter of those (MySQL 8.4's own proportion) would add page cleaners and "
+            "locks the limit cannot run, so {value} {noun} of {each}.",
+            (_EV_84, _EV_CONTAINER),
         ),
         "small": Case(
             "{value}: a {pool} pool is too small to split",

@@ -11,6 +11,7 @@ from rules.machine.devices import PAGE_BYTES
 from rules.machine.workload import WRITE_INTENSITY
 from rules.output.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
+from rules.settings.dirty_pages import DEFAULT_PCT
 from rules.units import GIB, MIB, bytes_for_people, round_down
 
 # Hold about one hour of peak log writes (baron-2008-log-size), the rule MySQLTuner's users
@@ -32,6 +33,13 @@ RECOVERY_SECONDS_PER_GIB: dict[Media, float] = {
     Media.NVME: 120.0,
     Media.NETWORK_SSD: 120.0,
 }
+# Not more redo than the pool can hold dirty: a checkpoint cannot lag behind pages that have
+# already been flushed, so once the pool is full of dirty pages (innodb_max_dirty_pages_pct,
+# DEFAULT_PCT of it) flushing is forced whatever the log's size, and redo beyond that only
+# lengthens recovery. The manual long bounded the whole log by the pool (mysql-manual-55-log-file-
+# size: "1MB to 1/N-th of the size of the buffer pool" for N files); we keep it within the pool's
+# dirty share.
+POOL_DIRTY_SHARE = DEFAULT_PCT / 100
 # Not more redo than data: MySQLTuner checks its hourly figure against the InnoDB data size
 # (mysqltuner-2025-redo-capacity); a log larger than the data only lengthens recovery.
 DATA_SHARE = 1.0
@@ -81,6 +89,7 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
         "hour": rate * LOG_HOURS_SECONDS,
         "recovery": recovery_allows_bytes(bound, media),
         "data": workload.data_size_bytes * DATA_SHARE,
+        "pool": _pool_bytes(ctx) * POOL_DIRTY_SHARE,
         "ceiling": float(_largest_total(ctx)),
     }
     case = min(limits, key=lambda k: limits[k])
@@ -101,7 +110,22 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
             f"a {bytes_for_people(FLOOR_BYTES)} redo log may take about "
             f"{minutes_text(recovery_seconds(FLOOR_BYTES, media))} minutes to recover.",
         )
+    ctx.notes["redo_replay_seconds"] = recovery_seconds(total, media)  # for the warm-up rule
+    if _is_flash(media):  # each medium cites the replay rate it is sized at
+        case += "-flash"
     return (Proposal(*_knob(ctx, total), case, _facts(ctx, total, rate, limits, bound), warnings),)
+
+
+def _is_flash(media: Media) -> bool:
+    return media is not Media.HDD
+
+
+def _pool_bytes(ctx: Context) -> int:
+    """The buffer pool decided before this rule (the catalog default if none was decided)."""
+    pool = ctx.decided.get(
+        "innodb_buffer_pool_size", ctx.catalog.default("innodb_buffer_pool_size")
+    )
+    return int(pool) if isinstance(pool, int | float) else 128 * MIB
 
 
 def _facts(
@@ -120,6 +144,8 @@ def _facts(
         "hour": bytes_for_people(limits["hour"]),
         "cap": bytes_for_people(limits["recovery"]),
         "data": bytes_for_people(ctx.profile.workload.data_size_bytes),
+        "pool": bytes_for_people(_pool_bytes(ctx)),
+        "dirty": bytes_for_people(limits["pool"]),
         "limit": f"your {bound:g}-minute recovery target"
         if given
         else f"the default {bound:g}-minute recovery limit",
@@ -158,10 +184,18 @@ _WHAT = (
 )
 _SIZING = (
     "It is sized to hold about an hour of peak log writes: this storage writes about {pages} "
-    "pages/s, taken as up to {rate} of redo, {hour} an hour. Replay runs at roughly {per_gib} "
-    "minutes per GB on {media}, so {limit} allows {cap}. "
+    "pages/s, taken as up to {rate} of redo, {hour} an hour. "
 )
-_EVIDENCE = (
+# Each medium states and cites the replay rate it is sized at: disks Percona's ~5 minutes per GB,
+# flash the ~1 to 2 minutes per GB of mysql-bug-81648 (one thread parses the log).
+_REPLAY_DISK = (
+    "Replay runs at roughly {per_gib} minutes per GB on {media}, so {limit} allows {cap}. "
+)
+_REPLAY_FLASH = (
+    "Replay runs at roughly {per_gib} minutes per GB on {media}, where one thread parsing the "
+    "log sets the pace, so {limit} allows {cap}. "
+)
+_EVIDENCE_COMMON = (
     Evidence(
         "callaghan-2011-odirect-log",
         "Large redo logs are used to cut page writes for fuzzy "
@@ -177,78 +211,118 @@ _EVIDENCE = (
         "an hour of the measured log writes, checked against the size of the InnoDB data.",
     ),
     Evidence("callaghan-2017-redo-log", "A larger redo log helps more on slower storage."),
+)
+_EVIDENCE_DISK = (
     Evidence(
         "percona-log-file-size-recovery",
         "Crash recovery took roughly 5 minutes per GB of log, with about 10x variance.",
     ),
+)
+_EVIDENCE_FLASH = (
     Evidence(
         "mysql-bug-81648",
         "About 10 GB of un-checkpointed redo took about 10 minutes to recover in MySQL 5.6 and "
-        "twice as long in 5.7.",
+        "twice as long in 5.7: 1 to 2 minutes per GB.",
     ),
     Evidence(
         "percona-2016-parallel-recovery",
         "Recovery parses the log in one thread, so many cores and fast SSDs do not shorten it.",
     ),
+)
+_EVIDENCE_JUDGEMENT = (
     Evidence(
         "advisor-engineering-judgement",
         "The peak log write rate is taken as one page of redo per page the storage can write; "
         "with no recovery target given, replay is kept within 30 minutes.",
     ),
 )
+_EVIDENCE_POOL = (
+    Evidence(
+        "mysql-manual-55-log-file-size",
+        "The manual long advised keeping the whole redo log within the buffer pool's size; "
+        "larger logs mean slower recovery.",
+    ),
+)
+# (reason, what follows the sizing sentences, extra evidence) by case
+_CASES: dict[str, tuple[str, str, tuple[Evidence, ...]]] = {
+    "hour": (
+        "{total}, about an hour of peak log writes; {limit} would allow {cap}; replay "
+        "~{minutes} min",
+        "An hour of writes is the smaller, so {total}{files}, which replays in about {minutes} "
+        "minutes at worst.",
+        (),
+    ),
+    "recovery-default": (
+        "{total}, what {limit} allows (~{minutes} min to replay); an hour of peak writes "
+        "would be {hour}",
+        "So {total}{files}, about {minutes} minutes to replay at worst; give a recovery target "
+        "to choose otherwise.",
+        (),
+    ),
+    "recovery": (
+        "{total}, what {limit} allows (~{minutes} min to replay); an hour of peak writes "
+        "would be {hour}",
+        "So {total}{files}, about {minutes} minutes to replay at worst; a larger log would help "
+        "throughput but break the target.",
+        (),
+    ),
+    "recovery-unmet": (
+        "{total}, the practical minimum, still ~{minutes} min to replay: over {limit}",
+        "Even the practical minimum of {total}{files} may take about {minutes} minutes to "
+        "replay here: faster storage is needed to meet the target.",
+        (),
+    ),
+    "data": (
+        "{total}, no more than the {data} of data (an hour of peak writes: {hour}; "
+        "{limit} allows {cap}); replay ~{minutes} min",
+        "The data is only {data}, and a log larger than the data only lengthens recovery, so "
+        "{total}{files}, about {minutes} minutes to replay.",
+        (),
+    ),
+    "pool": (
+        "{total}, no more than the {pool} buffer pool can hold dirty ({dirty}; an hour of peak "
+        "writes: {hour}; {limit} allows {cap}); replay ~{minutes} min",
+        "The {pool} buffer pool can hold at most {dirty} of changed pages, and once it is full "
+        "of them InnoDB must flush whatever the log's size, so more redo would only lengthen "
+        "recovery: {total}{files}, about {minutes} minutes to replay.",
+        _EVIDENCE_POOL,
+    ),
+    "floor": (
+        "{total}, the practical minimum (an hour of peak writes: {hour}; {data} of data); "
+        "replay ~{minutes} min",
+        "Below {total}{files} checkpoints would run almost constantly, so the log stays there; "
+        "it replays in about {minutes} minutes.",
+        (),
+    ),
+    "ceiling": (
+        "{total}, the most this version accepts (an hour of peak writes: {hour}; {limit} "
+        "allows {cap}); replay ~{minutes} min",
+        "The version accepts at most {total}{files}, about {minutes} minutes to replay at worst.",
+        (),
+    ),
+}
+
+
+def _cases() -> dict[str, Case]:
+    """Each case twice: on disks ("hour") and on flash ("hour-flash"), with its own rate."""
+    cases: dict[str, Case] = {}
+    for suffix, replay, cited in (
+        ("-flash", _REPLAY_FLASH, _EVIDENCE_FLASH),
+        ("", _REPLAY_DISK, _EVIDENCE_DISK),
+    ):
+        for name, (reason, ending, extra) in _CASES.items():
+            cases[name + suffix] = Case(
+                reason,
+                _WHAT + _SIZING + replay + ending,
+                _EVIDENCE_COMMON + cited + extra + _EVIDENCE_JUDGEMENT,
+            )
+    return cases
+
+
 RULE = Rule(
     id="redo-log-hour-of-writes-within-recovery",
     setting="innodb_redo_log_capacity",
     kind="bytes",
-    cases={
-        "hour": Case(
-            "{total}, about an hour of peak log writes; {limit} would allow {cap}; replay "
-            "~{minutes} min",
-            _WHAT + _SIZING + "An hour of writes is the smaller, so {total}{files}, which "
-            "replays in about {minutes} minutes at worst.",
-            _EVIDENCE,
-        ),
-        "recovery-default": Case(
-            "{total}, what {limit} allows (~{minutes} min to replay); an hour of peak writes "
-            "would be {hour}",
-            _WHAT + _SIZING + "So {total}{files}, about {minutes} minutes to replay at "
-            "worst; give a recovery target to choose otherwise.",
-            _EVIDENCE,
-        ),
-        "recovery": Case(
-            "{total}, what {limit} allows (~{minutes} min to replay); an hour of peak writes "
-            "would be {hour}",
-            _WHAT + _SIZING + "So {total}{files}, about {minutes} minutes to replay at "
-            "worst; a larger log would help throughput but break the target.",
-            _EVIDENCE,
-        ),
-        "recovery-unmet": Case(
-            "{total}, the practical minimum, still ~{minutes} min to replay: over {limit}",
-            _WHAT + _SIZING + "Even the practical minimum of {total}{files} may take about "
-            "{minutes} minutes to replay here: faster storage is needed to meet the target.",
-            _EVIDENCE,
-        ),
-        "data": Case(
-            "{total}, no more than the {data} of data (an hour of peak writes: {hour}; "
-            "{limit} allows {cap}); replay ~{minutes} min",
-            _WHAT + _SIZING + "The data is only {data}, and a log larger than the data "
-            "only lengthens recovery, so {total}{files}, about {minutes} minutes to replay.",
-            _EVIDENCE,
-        ),
-        "floor": Case(
-            "{total}, the practical minimum (an hour of peak writes: {hour}; {data} of data); "
-            "replay ~{minutes} min",
-            _WHAT + _SIZING + "Below {total}{files} checkpoints would run almost constantly, "
-            "so the log stays there; it replays in about {minutes} minutes.",
-            _EVIDENCE,
-        ),
-        "ceiling": Case(
-            "{total}, the most this version accepts (an hour of peak writes: {hour}; {limit} "
-            "allows {cap}); replay ~{minutes} min",
-            _WHAT + _SIZING + "The version accepts at most {total}{files}, about {minutes} "
-            "minutes to replay at worst.",
-            _EVIDENCE,
-        ),
-    },
+    cases=_cases(),
     compute=compute,
 )

@@ -146,19 +146,21 @@ def test_provisioned_limits_on_a_local_disk_are_ignored_with_a_note() -> None:
     assert any("ignored" in line for line in profile["undetected"])
 
 
-def test_a_cgroup_v2_limit_below_the_host_is_the_memory_limit_and_the_cores() -> None:
+def test_a_cgroup_v2_limit_below_the_host_is_the_memory_limit_and_the_cpu_limit() -> None:
     profile = fixture_run("cgroup-v2-container").profile
     hardware = profile["hardware"]
     assert hardware["ram_gb"] == pytest.approx(65843212 / 1024**2, abs=0.01)  # the host's
     assert hardware["memory_limit_gb"] == 4.0  # memory.max 4294967296
-    assert hardware["cpu_cores"] == 2  # cpu.max 200000 100000
-    assert "cpu.max" in profile["provenance"]["hardware.cpu_cores"]["from"]
+    assert hardware["cpu_cores"] == 16  # the host's, /sys/devices/system/cpu/online 0-15
+    assert hardware["cpu_limit"] == 2.0  # cpu.max 200000 100000
+    assert "cpu.max" in profile["provenance"]["hardware.cpu_limit"]["from"]
     assert "memory.max" in profile["provenance"]["hardware.memory_limit_gb"]["from"]
 
 
 def test_a_host_without_a_limit_has_no_memory_limit_field() -> None:
     profile = fixture_run("md-raid10").profile
     assert "memory_limit_gb" not in profile["hardware"]
+    assert "cpu_limit" not in profile["hardware"]
     assert profile["hardware"]["cpu_cores"] == 16
 
 
@@ -208,5 +210,6 @@ def test_a_cgroup_v1_limit_is_read_under_the_process_cgroup_path() -> None:
     profile = fixture_run("cgroup-v1-container").profile
     hardware = profile["hardware"]
     assert hardware["memory_limit_gb"] == 8.0  # memory.limit_in_bytes 8589934592
-    assert hardware["cpu_cores"] == 2  # cfs quota 150000 / period 100000, rounded up
-    assert "docker/3f1c9a" in profile["provenance"]["hardware.cpu_cores"]["from"]
+    assert hardware["cpu_cores"] == 16  # the host's
+    assert hardware["cpu_limit"] == 1.5  # cfs quota 150000 / period 100000, kept fractional
+    assert "docker/3f1c9a" in profile["provenance"]["hardware.cpu_limit"]["from"]

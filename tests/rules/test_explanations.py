@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given
 
 from rules.engine import recommend
-from rules.inputs.enums import Flavor
+from rules.inputs.enums import Flavor, Media
 from rules.inputs.profile import Profile
 from rules.inputs.validation import parse_profile
 from rules.inputs.version import FLAVOR_NAMES
@@ -355,11 +355,56 @@ def _redo(seen: Seen) -> set[str]:
         if given
         else f"the default {bound:g}-minute recovery limit",
     )
+    pool = seen.decided("innodb_buffer_pool_size")
+    dirty = pool * seen.decided("innodb_max_dirty_pages_pct") / 100
+    seen.check("pool", bytes_for_people(pool))
+    seen.check("dirty", bytes_for_people(dirty))
+    case = seen.case.removesuffix("-flash")  # the flash twin states the same figures
+    assert (case != seen.case) is (media is not Media.HDD)  # each medium cites its own rate
     bounds = {"hour": rate * 3600, "data": workload.data_size_bytes, "recovery": cap}
-    if seen.case in bounds or seen.case == "recovery-default":
-        assert total <= bounds.get(seen.case, cap)
+    if case in bounds or case in ("recovery-default", "pool"):
+        assert total <= bounds.get(case, cap if case != "pool" else dirty)
         assert replay <= bound * 60 + 1e-6
-    return {"total", "files", "minutes", "per_gib", "cap", "hour", "rate", "pages", "data", "limit"}
+    return {
+        "total",
+        "files",
+        "minutes",
+        "per_gib",
+        "cap",
+        "hour",
+        "rate",
+        "pages",
+        "data",
+        "limit",
+        "pool",
+        "dirty",
+    }
+
+
+def _warm_up(seen: Seen) -> set[str]:
+    workload = seen.profile.workload
+    cached = min(seen.decided("innodb_buffer_pool_size"), workload.data_size_bytes)
+    warm = cached / PAGE_BYTES / seen.capability.random_read_iops
+    redo = seen.result.setting("innodb_redo_log_capacity") or seen.result.setting(
+        "innodb_log_file_size"
+    )
+    assert redo is not None
+    files = 2 if "two files" in redo.explanation else 1
+    replay = (
+        float(redo.value)
+        * files
+        / GIB
+        * RECOVERY_SECONDS_PER_GIB[seen.profile.hardware.storage.media]
+    )
+    assert workload.recovery_target_minutes is not None
+    assert warm > replay  # proposed only where warm-up dominates
+    seen.check("cached", bytes_for_people(cached))
+    seen.check("reads", f"{seen.capability.random_read_iops:,.0f}")
+    seen.check("warm", minutes_text(warm))
+    seen.check("replay", minutes_text(replay))
+    seen.check("target", f"{workload.recovery_target_minutes:g}")
+    seen.check("pct", f"{seen.value:.0f}" if seen.setting.name.endswith("_pct") else "100")
+    return {"cached", "reads", "warm", "replay", "target", "pct"}
 
 
 def _dirty_max(seen: Seen) -> set[str]:
@@ -435,6 +480,8 @@ CHECKS: dict[str, Callable[[Seen], set[str]]] = {
     "write-io-threads-by-media": _thread_slots,
     "flush-method-direct-io": _nothing,
     "redo-log-hour-of-writes-within-recovery": _redo,
+    "buffer-pool-warm-up-dump-and-load": _warm_up,
+    "buffer-pool-warm-up-whole-dump": _warm_up,
     "read-ahead-threshold-by-access-pattern": _nothing,
     "random-read-ahead-off": _nothing,
     "max-dirty-pages-write-combining": _dirty_max,

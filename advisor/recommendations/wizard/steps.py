@@ -106,6 +106,7 @@ MEDIA_ONLY: dict[str, frozenset[str]] = {
     "volume_type": frozenset({"network_ssd"}),
     "provisioned_iops": frozenset({"network_ssd"}),
     "provisioned_mbps": frozenset({"network_ssd"}),
+    "volume_size_gb": frozenset({"network_ssd"}),
 }
 STEPS_BY_SLUG: dict[str, Step] = {step.slug: step for step in STEPS}
 

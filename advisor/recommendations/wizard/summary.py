@@ -65,6 +65,7 @@ def machine_summary(draft: Mapping[str, str], rejected: Collection[str] = ()) ->
                 _unit(get("ram_gb"), "GB RAM"),
                 _unit(get("memory_limit_gb"), "GB", before="limit "),
                 _unit(get("cpu_cores"), "cores"),
+                _unit(get("cpu_limit"), "CPUs", before="limit "),
                 _unit(get("numa_nodes"), "NUMA node" + ("" if get("numa_nodes") == "1" else "s")),
                 _unit(get("kernel"), "", before="Linux "),
                 _unit(get("point_select_qps"), "point selects/s", before="measured "),

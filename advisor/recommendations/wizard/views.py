@@ -45,7 +45,15 @@ from rules.inputs.validation import parse_profile
 # A change to one of these fields re-checks the others of its group (cross-field rules).
 RELATED = [
     {"device_count", "raid_level"},
-    {"media", "rpm", "flash_class", "volume_type", "provisioned_iops", "provisioned_mbps"},
+    {
+        "media",
+        "rpm",
+        "flash_class",
+        "volume_type",
+        "provisioned_iops",
+        "provisioned_mbps",
+        "volume_size_gb",
+    },
     {"random_read", "random_write"},
     {"point_select_qps", "threads"},
     {CURRENT_FORM, CURRENT_TEXT},

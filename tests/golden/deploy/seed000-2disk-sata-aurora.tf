@@ -57,7 +57,7 @@ resource "aws_db_parameter_group" "innodb_io_advisor" {
 # innodb_flush_method = O_DIRECT: on the guide's list of MySQL parameters that don't apply to Aurora MySQL: Aurora's storage layer builds and writes the pages from the redo the instance sends; the instance has no data files of its own to open or write
 # innodb_doublewrite = ON: on the guide's list of MySQL parameters that don't apply to Aurora MySQL: Aurora's storage layer builds and writes the pages from the redo the instance sends, so no page is written torn for a doublewrite to repair
 # innodb_use_fdatasync = ON: in neither of the guide's tables of Aurora MySQL parameters (cluster and instance level), so no parameter group takes it
-# innodb_redo_log_capacity = 2147483648: on the guide's list of MySQL parameters that don't apply to Aurora MySQL: Aurora's storage layer builds and writes the pages from the redo the instance sends; there are no redo log files on the instance to size
+# innodb_redo_log_capacity = 805306368: on the guide's list of MySQL parameters that don't apply to Aurora MySQL: Aurora's storage layer builds and writes the pages from the redo the instance sends; there are no redo log files on the instance to size
 # innodb_log_buffer_size = 16777216: on the guide's list of MySQL parameters that don't apply to Aurora MySQL: Aurora's architecture differs from MySQL's here
 # innodb_log_writer_threads = OFF: in neither of the guide's tables of Aurora MySQL parameters (cluster and instance level), so no parameter group takes it
 # innodb_max_dirty_pages_pct = 90: on the guide's list of MySQL parameters that don't apply to Aurora MySQL: Aurora's storage layer builds and writes the pages from the redo the instance sends, so there is no page flushing on the instance for this to pace

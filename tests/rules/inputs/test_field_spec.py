@@ -26,6 +26,7 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
             "kernel",
             "numa_nodes",
             "memory_limit_gb",
+            "cpu_limit",
             "measured_cpu",
         ),
         "hardware.storage": (
@@ -39,6 +40,7 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
             "volume_type",
             "provisioned_iops",
             "provisioned_mbps",
+            "volume_size_gb",
         ),
         "hardware.storage.measured_iops": ("random_read", "random_write"),
         "hardware.measured_cpu": ("point_select_qps", "threads"),

@@ -43,7 +43,7 @@ def test_the_low_water_mark_stays_below_the_ceiling() -> None:
         (
             {"server.flavor": "mariadb", "server.version": "10.11"},
             "90% (the default of MariaDB 10.11)",
-            "10% (MariaDB 10.11 ships 0%, which disables pre-flushing)",
+            "On MariaDB 0 means the low-water mark is the 90% ceiling itself",
         ),
         (
             {"server.version": "5.7.44"},
@@ -59,3 +59,17 @@ def test_it_names_this_versions_default_not_another_flavors(server, max_text, lw
     assert lwm_text in lwm.explanation
     if server.get("server.flavor") == "mariadb":
         assert "MySQL" not in most.explanation + lwm.explanation
+
+
+@pytest.mark.parametrize("version", ["10.6", "10.11", "11.4", "11.8"])
+def test_it_keeps_mariadbs_zero_low_water_mark_beside_an_io_capacity_at_the_spindles_rate(
+    version,
+) -> None:
+    # 8 x 15k disks, io_capacity 1,400 of their 1,440 writes/s: a non-zero mark would have
+    # MariaDB's page cleaner flush at that rate even when idle (MDEV-24949).
+    setting = setting_for(
+        "innodb_max_dirty_pages_pct_lwm", **{"server.flavor": "mariadb", "server.version": version}
+    )
+    assert setting.value == 0
+    assert "mariadb-mdev-24949" in {e.source for e in setting.evidence}
+    assert "disables pre-flushing" not in setting.explanation

@@ -46,3 +46,16 @@ def test_sync_binlog_says_when_no_binary_log_is_written(overrides, pasted, writt
     assert setting.value == 1
     assert ("changes nothing today" in setting.explanation) is not written
     assert ("replicas and backups agree" in setting.reason) is written
+
+
+@pytest.mark.parametrize("flavor", ["mysql", "mariadb"])
+def test_sync_binlog_counts_two_syncs_per_commit_group(flavor) -> None:
+    # With the binary log on, the redo log syncs at prepare and the binary log after it.
+    setting = setting_for(
+        "sync_binlog",
+        **{"server.flavor": flavor, "server.version": ("8.0.36" if flavor == "mysql" else "11.8")},
+    )
+    assert setting.value == 1
+    assert "two syncs, not one: the redo log's at prepare and the binary log's" in (
+        setting.explanation
+    )

@@ -36,3 +36,13 @@ def test_it_says_whether_the_thread_count_needs_a_restart(flavor, version, dynam
     )
     assert setting.dynamic is dynamic
     assert ("run time" in setting.explanation) is dynamic
+
+
+def test_mariadbs_read_threads_are_not_justified_as_its_own_formula() -> None:
+    # 16 cores on MariaDB 11.8: 8 threads, from the rule MySQL 8.4 adopted, said as borrowed.
+    setting = setting_for(
+        "innodb_read_io_threads", **{"server.flavor": "mariadb", "server.version": "11.8"}
+    )
+    assert setting.value == 8
+    assert "own formula" not in setting.reason + setting.explanation
+    assert "MariaDB ships 4" in setting.explanation

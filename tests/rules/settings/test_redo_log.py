@@ -33,7 +33,7 @@ def test_it_uses_the_versions_own_redo_knob(flavor, version, knob) -> None:
 
 
 def test_it_splits_the_total_over_two_files_before_8_0_30() -> None:
-    small = {"hardware.ram_gb": 16, **flash("nvme")}
+    small = {"hardware.ram_gb": 32, **flash("nvme")}
     capacity = value_for("innodb_redo_log_capacity", **small, **{"server.version": "8.0.30"})
     per_file = setting_for("innodb_log_file_size", **small, **{"server.version": "8.0.29"})
     assert per_file.value * 2 == capacity
@@ -55,6 +55,38 @@ def test_it_never_gives_more_redo_than_data() -> None:
     )
     assert setting.value == 2 * GIB
     assert setting.reason.startswith("2 GiB, no more than the 2 GiB of data")
+
+
+def test_redo_is_never_larger_than_what_the_pool_can_hold_dirty() -> None:
+    # The case from issue #41: 15 GiB of redo behind a 1.9 GiB pool on NVMe.
+    small_pool = {"hardware.ram_gb": 4, **flash("nvme"), "workload.data_size_gb": 500}
+    result = result_for(**small_pool)
+    pool = result.setting("innodb_buffer_pool_size")
+    redo = result.setting("innodb_redo_log_capacity")
+    assert pool is not None
+    assert redo is not None
+    assert redo.value <= int(pool.value) * 0.9
+    assert redo.value == 1664 * MIB  # 90% of the 1,920 MiB pool, in 128 MiB steps
+    assert redo.reason.startswith("1.6 GiB, no more than the 1.9 GiB buffer pool can hold dirty")
+    assert "mysql-manual-55-log-file-size" in {e.source for e in redo.evidence}
+
+
+@pytest.mark.parametrize(
+    ("storage", "stated", "cited", "foreign"),
+    [
+        (flash("nvme"), "2 minutes per GB", "1 to 2 minutes per GB", "5 minutes per GB"),
+        (flash("sata_ssd"), "2 minutes per GB", "1 to 2 minutes per GB", "5 minutes per GB"),
+        (hdd(8, "raid10", rpm=15000), "5 minutes per GB", "5 minutes per GB", "2 minutes"),
+    ],
+)
+def test_the_replay_rate_it_sizes_at_is_the_one_its_evidence_gives(
+    storage, stated, cited, foreign
+) -> None:
+    setting = setting_for("innodb_redo_log_capacity", **storage, **BIG_DATA)
+    findings = " ".join(e.finding for e in setting.evidence)
+    assert f"roughly {stated}" in setting.explanation
+    assert cited in findings
+    assert foreign not in findings
 
 
 def test_the_default_limit_caps_replay_at_30_minutes_with_the_minutes_of_the_chosen_size() -> None:
