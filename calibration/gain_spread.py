@@ -2,23 +2,24 @@
 
 How far a held-out ratio of two configurations of one machine sits from the published one
 (calibration.pairs) depends on what changed and on how large the model says the change is. Each
-changed setting belongs to a class (CHANGE_CLASSES: the pool, page flushing, the log's sync path,
-the rest); each class's change alone, predicted by the fit that never saw the pair's lab, has a
-spread `intercept + SLOPE * |its predicted log change|` in log, its intercept per class and
-bottleneck regime (the binding capacity the same before and after, or moved), the slope shared
-(fitted on every pair: per class, a handful of pairs spanning a few hundredths of a log gave
-slopes of 100 and more). Several changes combine in log space: their spreads' squares add. The
-80% half-width is that spread times the share INTERVAL of the held-out errors measured in
-spreads (normalised split conformal, weighted by source as calibration.interval weighs them),
-per group: changes on the log's sync path apart from the rest, as the pairs that made one miss
-by far more (calibration.gain_interval.SYNC_PATH). Outside the data's range, widened by a
-factor measured on the pairs outside, as calibration.interval does.
+changed setting belongs to a class (CHANGE_CLASSES: the pool, page flushing, the flush method,
+how commits sync, the rest); each class's change alone, predicted by the fit that never saw the
+pair's lab, has a spread `intercept + SLOPE * |its predicted log change|` in log, its intercept
+per class and bottleneck regime (the binding capacity the same before and after, or moved), the
+slope shared (fitted on every pair: per class, a handful of pairs spanning a few hundredths of a
+log gave slopes of 100 and more). Several changes combine in log space: their spreads' squares
+add. The 80% half-width is that spread times the share INTERVAL of the held-out errors measured
+in spreads (normalised split conformal, weighted by source as calibration.interval weighs them),
+per group: changes to how commits sync apart from the rest, as the pairs that made one miss by
+far more. A class (or group) whose pairs come from fewer than OWN_RATIO_MIN_SOURCES sources may
+widen what it would fall back on, never narrow it. Outside the data's range, widened by a factor
+measured on the pairs outside, as calibration.interval does.
 
 Fitted on the pairs' errors held out by lab (calibration.labs), 535 pairs of 5 labs (calibration
-20261128.171831, 369 points): slope 0.027 a log of predicted change, intercepts 0.13 (flushing)
-to 0.49 (sync path); a predicted change near zero still carries most of the spread, as the data
-shows (bp_gb pairs under x1.05: median miss 0.05; flushing pairs: 0.05, 80% under 0.26).
-"""
+20261129.034223, 369 points): slope 0.027 a log of predicted change, intercepts 0.14 (flushing),
+0.25 (flush method, 12 pairs of 5 sources) and 0.78 (commit sync, 4 pairs of 2 sources); a
+predicted change near zero still carries most of the spread, as the data shows (bp_gb pairs
+under x1.05: median miss 0.05; flushing pairs: 0.05, 80% under 0.26)."""
 
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
@@ -39,13 +40,24 @@ from calibration.model import predict_with_bottleneck
 from calibration.pairs import Pair
 from calibration.points import Point
 
-POOL, FLUSHING, SYNC, OTHER = "pool", "flushing", "sync path", "other"
-CHANGE_CLASSES = (POOL, FLUSHING, SYNC, OTHER)
+# The log's sync path is two classes: how commits sync (innodb_flush_log_at_trx_commit,
+# sync_binlog) and how files are opened and synced (innodb_flush_method). Held out by lab
+# (calibration 20261129.032611) the commit pairs missed by a median 0.89 in log and the flush
+# method's by 0.19: one class gave every flush-method change the commit pairs' spread (x33 and
+# wider at 80%), so a pasted my.cnf with another flush method got a gain x25 to x68 wide.
+POOL, FLUSHING, FLUSH_METHOD, COMMIT, OTHER = (
+    "pool",
+    "flushing",
+    "flush method",
+    "commit sync",
+    "other",
+)
+CHANGE_CLASSES = (POOL, FLUSHING, FLUSH_METHOD, COMMIT, OTHER)
 # Point fields (calibration.pairs._SETTINGS) by class
 FIELD_CLASS = {
     "bp_gb": POOL,
-    "trx_commit": SYNC,
-    "flush_method": SYNC,
+    "trx_commit": COMMIT,
+    "flush_method": FLUSH_METHOD,
     "io_capacity": FLUSHING,
     "io_capacity_max": FLUSHING,
     "log_mb": FLUSHING,
@@ -57,12 +69,12 @@ FIELD_CLASS = {
     "access": OTHER,
     "change_buffer": OTHER,
 }
-# Configuration settings (calibration.features.MODELLED_SETTINGS) by class; sync_binlog is on
-# the sync path only where the binary log is written (setting_class).
+# Configuration settings (calibration.features.MODELLED_SETTINGS) by class; sync_binlog syncs
+# commits only where the binary log is written (setting_class).
 SETTING_CLASS = {
     "innodb_buffer_pool_size": POOL,
-    "innodb_flush_log_at_trx_commit": SYNC,
-    "innodb_flush_method": SYNC,
+    "innodb_flush_log_at_trx_commit": COMMIT,
+    "innodb_flush_method": FLUSH_METHOD,
     "innodb_io_capacity": FLUSHING,
     "innodb_io_capacity_max": FLUSHING,
     "innodb_redo_log_capacity": FLUSHING,
@@ -73,7 +85,7 @@ SETTING_CLASS = {
     "innodb_flush_neighbors": FLUSHING,
 }
 SAME, MOVED = "same bottleneck", "bottleneck moves"
-PLAIN_GROUP, SYNC_GROUP = "plain", "sync path"  # the conformal scale's groups
+PLAIN_GROUP, COMMIT_GROUP = "plain", "commit sync"  # the conformal scale's groups
 # No spread below this (log): a class whose pairs all hit their ratio still gets an interval.
 MIN_INTERCEPT = 0.03  # x1.06 either way (advisor-engineering-judgement)
 
@@ -81,7 +93,7 @@ MIN_INTERCEPT = 0.03  # x1.06 either way (advisor-engineering-judgement)
 def setting_class(name: str, *, binlog: bool) -> str:
     """The class of a configuration setting's change."""
     if name == "sync_binlog":
-        return SYNC if binlog else OTHER
+        return COMMIT if binlog else OTHER
     return SETTING_CLASS.get(name, OTHER)
 
 
@@ -139,7 +151,7 @@ def pair_changes(
 class GainSpread:
     slope: float
     intercepts: dict[str, float]  # "pooled", a class, "class|regime"
-    scales: dict[str, float]  # PLAIN_GROUP, SYNC_GROUP: the conformal quantile of error/spread
+    scales: dict[str, float]  # PLAIN_GROUP, COMMIT_GROUP: the conformal quantile of error/spread
     out_of_domain_widening: float
 
     def half_width(
@@ -156,7 +168,7 @@ class GainSpread:
             )
             squares += (intercept + self.slope * abs(change)) ** 2
         spread = math.sqrt(squares) if changes else self.intercepts["pooled"]
-        group = SYNC_GROUP if SYNC in changes else PLAIN_GROUP
+        group = COMMIT_GROUP if COMMIT in changes else PLAIN_GROUP
         half = spread * self.scales.get(group, self.scales[PLAIN_GROUP])
         return half if inside else half * self.out_of_domain_widening
 
@@ -201,19 +213,25 @@ def gain_spread(pairs: Sequence[PairChange]) -> GainSpread:
             (f"{cls}|{SAME}", [i for i in alone if inside[i].same_bottleneck]),
             (f"{cls}|{MOVED}", [i for i in alone if not inside[i].same_bottleneck]),
         ):
-            if len({inside[i].source for i in members}) >= OWN_RATIO_MIN_SOURCES:
-                excess = np.maximum(miss[members] - slope * size[members], 0.0)
-                own = float(np.average(excess, weights=weights[members]))
-                intercepts[key] = max(own, MIN_INTERCEPT)
+            if not members:
+                continue
+            excess = np.maximum(miss[members] - slope * size[members], 0.0)
+            own = max(float(np.average(excess, weights=weights[members])), MIN_INTERCEPT)
+            # Pairs from fewer than OWN_RATIO_MIN_SOURCES sources may widen what their class
+            # would fall back on, never narrow it (as calibration.interval treats a group).
+            if len({inside[i].source for i in members}) < OWN_RATIO_MIN_SOURCES:
+                own = max(own, intercepts.get(cls, pooled))
+            intercepts[key] = own
     unscaled = GainSpread(slope, intercepts, {PLAIN_GROUP: 1.0}, 1.0)
     scores = np.array([abs(p.error) / _half_of(unscaled, p, inside=True) for p in inside])
     scales = {PLAIN_GROUP: _quantile(scores, [p.source for p in inside])}
-    on_path = np.array([SYNC in p.changes for p in inside], dtype=bool)
-    path_sources = [p.source for p, on in zip(inside, on_path, strict=True) if on]
-    if len(set(path_sources)) >= OWN_RATIO_MIN_SOURCES:
-        plain_sources = [p.source for p, on in zip(inside, on_path, strict=True) if not on]
-        scales[PLAIN_GROUP] = _quantile(scores[~on_path], plain_sources)
-        scales[SYNC_GROUP] = max(_quantile(scores[on_path], path_sources), scales[PLAIN_GROUP])
+    committing = np.array([COMMIT in p.changes for p in inside], dtype=bool)
+    if committing.any():
+        # The commit changes' own scale, never below the rest's (few sources may widen it).
+        sources = np.array([p.source for p in inside])
+        scales[PLAIN_GROUP] = _quantile(scores[~committing], sources[~committing].tolist())
+        own = _quantile(scores[committing], sources[committing].tolist())
+        scales[COMMIT_GROUP] = max(own, scales[PLAIN_GROUP])
     scaled = GainSpread(slope, intercepts, scales, 1.0)
     outer = [p for p in pairs if p.outside]
     misses = np.array([abs(p.error) / _half_of(scaled, p, inside=True) for p in outer])
