@@ -320,8 +320,9 @@ SPECTACULAR_SETTINGS = {
     # network_ssd media with its volume fields, hardware.memory_limit_gb and a probe's
     # provenance, undetected and probe keys; 2.3 only adds: a setting's apply_note, POST /check,
     # the revert downloads (?revert=true) and the deploy-tool formats; 2.4 only adds the optional
-    # hardware.cpu_limit and hardware.storage.volume_size_gb.
-    "VERSION": "2.4",
+    # hardware.cpu_limit and hardware.storage.volume_size_gb; 2.5 only adds workload.lab_results
+    # and the estimate's anchor.
+    "VERSION": "2.5",
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": "/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,

@@ -1,5 +1,6 @@
 """The calibrated estimator the engine calls: an 80% interval and per-setting effects."""
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from functools import cached_property
@@ -14,6 +15,14 @@ from calibration.config_rows import (
     profile_rows,
 )
 from calibration.domain import inside as inside_ranges
+from calibration.effect_terms import (
+    UNCHANGED,
+    ceiling,
+    is_small,
+    moved_terms,
+    small_effect_why,
+    unpriced_note,
+)
 from calibration.features import (
     MODELLED_SETTINGS,
     UNMODELLED_WHY,
@@ -30,7 +39,12 @@ from calibration.interval import (
 )
 from calibration.kind_cpu_cost import with_kind_offset
 from calibration.measured_cpu import capacity_shifts, shifted
-from calibration.model import REFERENCE_YEAR, predict_rows, predict_with_bottleneck
+from calibration.model import (
+    REFERENCE_YEAR,
+    Demand,
+    predict_rows_detailed,
+    predict_with_bottleneck,
+)
 from calibration.outside import beyond_kind, beyond_price
 from calibration.points import UNITS
 from calibration.server_config import ConfigValue
@@ -41,7 +55,6 @@ from rules.output.result import Effect, Estimate
 EFFECT_PERCENTILES = (10.0, 90.0)  # spread of one setting's effect across the refits
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
 NO_TERM = "the model has no term for this setting"
-NO_EFFECT = Effect(low_pct=0.0, high_pct=0.0)  # a modelled value equal to the baseline's
 _PER_CORE = "clients_per_core"  # the one column of load_beyond_price's range
 
 
@@ -114,7 +127,11 @@ class CalibratedEstimator:
         the recommendation and each setting changed alone, stacked as configurations, under
         the fitted vector and every refit (calibration.model.predict_rows).
 
-        A modelled setting whose value is the baseline's has no effect to compute: 0%."""
+        A modelled setting whose value is the baseline's has no effect to compute, nor has one
+        whose change moves none of the model's capacities on this profile: each is None with
+        the reason (effect_terms). An effect under half a percent says what binds instead. The
+        intervals stay within what their configuration's device, page cleaner and log syncs
+        allow (effect_terms.ceiling)."""
         modelled = [name for name in recommended if name in MODELLED_SETTINGS]
         names = [name for name in modelled if not _same(recommended[name], baseline.get(name))]
         configs = [dict(baseline), {**baseline, **recommended}]
@@ -122,7 +139,7 @@ class CalibratedEstimator:
         machine, rows = profile_rows(
             profile, configs, year=self._year, corrections=self._calibration.device_corrections
         )
-        logs, binding = _model_pass(self._params_for(profile), machine, rows)
+        logs, binding, times, demand = _model_pass(self._params_for(profile), machine, rows)
         kind = profile.workload.kind.value
         before, after = logs[:2, 0].tolist()  # the baseline's and the recommendation's logs
         domain = self._calibration.domain
@@ -132,8 +149,17 @@ class CalibratedEstimator:
         current = gain = None
         if compare:  # only then the baseline's estimate and the gain over it
             reasons_before = _outside(profile, seen, domain, kind, machine, rows[0])
-            current = self._interval(
-                kind, before, binding[0], not reasons_before, machine.disks, outside=reasons_before
+            current = _capped(
+                self._interval(
+                    kind,
+                    before,
+                    binding[0],
+                    not reasons_before,
+                    machine.disks,
+                    outside=reasons_before,
+                ),
+                demand,
+                0,
             )
             sync_path = change_on_sync_path(names, binlog=machine.binlog)
             changes: dict[str, float] = {}
@@ -150,24 +176,33 @@ class CalibratedEstimator:
                 changes=(changes, binding[0] == binding[1]),
             )
         low, high = self._effect_percentiles(logs[:, 1:])
-        # every modelled setting in its order, NO_EFFECT unless it changes the baseline's value
-        effects = dict.fromkeys(modelled, NO_EFFECT)
+        not_estimated = dict.fromkeys((n for n in modelled if n not in names), UNCHANGED)
+        effects: dict[str, Effect] = {}
+        binds = int(times[:, 0].argmax())  # the baseline's binding term
         for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True)):
-            why = _why_large(hi, binding[0], binding[2 + i])
+            moved = moved_terms(times[:, 0], times[:, 2 + i])
+            if not moved:
+                not_estimated[name] = unpriced_note(name, kind)
+                continue
             # + 0.0: a change that rounds to nothing is 0.0, not -0.0, in the API's JSON too
-            effects[name] = Effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0, why)
+            effect = Effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0)
+            why = small_effect_why(moved, binds) if is_small(effect) else ""
+            why = why or _why_large(hi, binding[0], binding[2 + i])
+            effects[name] = Effect(effect.low_pct, effect.high_pct, why)
+        not_estimated.update(
+            (name, UNMODELLED_WHY.get(name, NO_TERM))
+            for name in recommended
+            if name not in MODELLED_SETTINGS
+        )
+        recommended_estimate = self._interval(
+            kind, after, binding[1], inside, machine.disks, outside=reasons
+        )
         return Assessment(
-            recommended=self._interval(
-                kind, after, binding[1], inside, machine.disks, outside=reasons
-            ),
+            recommended=_capped(recommended_estimate, demand, 1),
             current=current,
             gain=gain,
             effects=effects,
-            not_estimated={
-                name: UNMODELLED_WHY.get(name, NO_TERM)
-                for name in recommended
-                if name not in effects
-            },
+            not_estimated=not_estimated,
         )
 
     def estimate(self, profile: Profile, config: Mapping[str, ConfigValue]) -> Estimate:
@@ -323,18 +358,43 @@ class CalibratedEstimator:
 
 def _model_pass(
     params: np.ndarray, machine: Situation, rows: list[ConfigRow]
-) -> tuple[np.ndarray, list[str]]:
+) -> tuple[np.ndarray, list[str], np.ndarray, Demand]:
     """calibration.model.predict_rows for one machine's configurations, transposed: a row per
     configuration, a column per parameter vector, and the binding capacity per configuration
     under the first vector. A configuration given twice is computed once (a setting whose
     value changes nothing the model reads gives the baseline's row: two or three of a
-    recommendation's)."""
+    recommendation's). Then the first vector's time per unit on each term (term x
+    configuration) and its Demand, in the configurations' order."""
     first: dict[ConfigRow, int] = {}
     index = [first.setdefault(row, len(first)) for row in rows]
-    logs, binding = predict_rows(params, configuration_arrays(machine, list(first)))
+    x = configuration_arrays(machine, list(first))
+    logs, binding, times, demand = predict_rows_detailed(params, x)
     if len(first) == len(rows):
-        return logs.T, binding
-    return logs.T[index], [binding[i] for i in index]
+        return logs.T, binding, times, demand
+    return logs.T[index], [binding[i] for i in index], times[:, index], _rows_of(demand, index)
+
+
+def _rows_of(demand: Demand, index: list[int]) -> Demand:
+    """`demand` with its configurations in `index`'s order (each field one value a row)."""
+    fields = (getattr(demand, f.name)[index] for f in dataclasses.fields(demand))
+    return Demand(*fields)
+
+
+def _capped(estimate: Estimate, demand: Demand, row: int) -> Estimate:
+    """The interval cut to the most throughput its configuration's device, page cleaner and
+    log syncs allow (effect_terms.ceiling): the model's centre is below that ceiling, but an
+    interval as wide as the published points' misses reaches past it, to rates the device
+    the same result describes cannot serve. Said in `capped` when it applies."""
+    top, said = ceiling(demand, row)
+    if not math.isfinite(top) or estimate.high <= top:
+        return estimate
+    limit = _round(top)
+    return dataclasses.replace(
+        estimate,
+        low=min(estimate.low, limit),
+        high=limit,
+        capped=f"capped at {limit:,.0f} {estimate.unit}: at that rate {said}",
+    )
 
 
 def _outside(

@@ -172,12 +172,44 @@ _TEST_LOG_WRITES = np.log([t.writes / UPDATE_TESTS[0].writes for t in UPDATE_TES
 _UNITS_PER_COMMIT = _PER_SECOND / _COMMIT_UNITS  # commits in one unit of the kind
 
 
-def _terms(params: FloatArray, x: Columns) -> tuple[FloatArray, FloatArray, FloatArray]:
+@dataclass(frozen=True, slots=True)
+class Demand:
+    """What one unit of the reference benchmark asks of the device, the page cleaner and the
+    log syncs, and what each serves a second, under the first parameter vector, per
+    situation: the figures an estimate must stay within (`ceiling`). Units are the kind's
+    (per_second of them make one unit a second: 60 for NOTPM)."""
+
+    per_second: FloatArray
+    reads: FloatArray  # pages a unit reads from the device
+    writes: FloatArray  # page writes a unit costs the device, doublewrite copies at their cost
+    checkpoint: FloatArray  # pages the checkpoint flushes for a unit (not those evicted dirty)
+    syncs: FloatArray  # log syncs a unit costs, commit groups shared out
+    read_rate: FloatArray  # random reads/s the device serves (queued, read-ahead's factor)
+    write_rate: FloatArray  # random page writes/s
+    checkpoint_rate: FloatArray  # io_capacity_max x the fitted overdrive of sync flushing
+    sync_rate: FloatArray  # log syncs/s
+
+    def ceilings(self) -> dict[str, FloatArray]:
+        """Each limit's most throughput, in the kind's unit: the device (reads and writes
+        sharing its time), the page cleaner's checkpoint flushing and the log syncs; inf
+        where a unit asks nothing of it. The model's device, flush and commit terms are these
+        capacities, so its estimate stays below each."""
+        with np.errstate(divide="ignore"):
+            device = self.reads / self.read_rate + self.writes / self.write_rate
+            return {
+                "device": self.per_second / device,
+                "checkpoint flushing": self.per_second * self.checkpoint_rate / self.checkpoint,
+                "log syncs": self.sync_rate / self.syncs,
+            }
+
+
+def _terms(params: FloatArray, x: Columns) -> tuple[FloatArray, FloatArray, FloatArray, Demand]:
     """Each capacity's time per unit (cpu, reads, device, commit, flush: the inverse of the
     capacity, e^-term of the module docstring's terms), stacked: term x vector x situation;
     then, under the first parameter vector, per situation, the device's time on a unit's reads
     less its time on the unit's page writes (negative: the writes take more) and a unit's
-    commit wait less its read wait (positive: the commits hold the clients more).
+    commit wait less its read wait (positive: the commits hold the clients more); and, under
+    the first vector, what a unit asks of the device, the page cleaner and the log (Demand).
 
     Two axes, both by numpy broadcasting: `params` is one vector or a matrix with one vector a
     row (the leave-one-source-out refits, the fit's bumped vectors); `x`'s columns need not be
@@ -273,28 +305,40 @@ def _terms(params: FloatArray, x: Columns) -> tuple[FloatArray, FloatArray, Floa
         # Doublewrite writes each page twice, the copy costing dw_cost of a random write.
         device_s = 1.0 / (x["io_factor"] * per_second)
         read_s = misses * (device_s / x["read_iops"])
-        write_s = (
-            np.maximum(miss, combine)
-            * (changes_per_unit * (1.0 + x["doublewrite"] * dw_cost))
-            * (device_s / x["write_iops"])
+        written = np.maximum(miss, combine) * (
+            changes_per_unit * (1.0 + x["doublewrite"] * dw_cost)
         )
+        write_s = written * (device_s / x["write_iops"])
         np.add(read_s, write_s, out=device)
         # Syncs per commit group: the redo log's (trx_commit=1) and, with sync_binlog=1, the
         # binary log's as well (mysql-manual-sync-binlog). A kind that changes nothing (point
         # selects) writes no redo and no binary log events, so its commits sync nothing
         # (mysql-manual-read-only-transactions): no fsync rate caps a read-only workload.
         group = np.minimum(concurrency, GROUP_COMMIT_CAP)
-        np.multiply(syncs, 1.0 / (x["fsync_per_s"] * group**beta * _COMMIT_UNITS[kind]), out=commit)
+        synced = syncs / (group**beta * _COMMIT_UNITS[kind])  # syncs per unit, groups shared
+        np.multiply(synced, 1.0 / x["fsync_per_s"], out=commit)
         # The page cleaner flushes for the checkpoint at most io_capacity_max pages per
         # second (times an overdrive for sync flushing); pages evicted dirty from the LRU are
         # written by another path, so only the checkpoint's share beyond them counts.
-        flushed_s = changes_per_unit / (x["io_capacity_max"] * np.exp(flush_overdrive) * per_second)
-        np.multiply(np.maximum(combine - miss, 0.0), flushed_s, out=flush)
+        checkpoint = np.maximum(combine - miss, 0.0) * changes_per_unit
+        cleaned = x["io_capacity_max"] * np.exp(flush_overdrive)  # pages/s, each vector's
+        np.multiply(checkpoint, 1.0 / (cleaned * per_second), out=flush)
         # Under the first vector: which of its reads and page writes takes more of the
         # device's time, and which of its read and commit waits more of a client's cycle.
         reads_less_writes = np.subtract(read_s[0], write_s[0], out=np.empty(n))
         commit_less_reads = np.subtract(commit_wait_s, read_wait_s[0], out=np.empty(n))
-    return terms, reads_less_writes, commit_less_reads
+        demand = Demand(
+            per_second=np.broadcast_to(per_second, n),
+            reads=np.broadcast_to(misses[0], n),
+            writes=np.broadcast_to(written[0], n),
+            checkpoint=np.broadcast_to(checkpoint[0], n),
+            syncs=np.broadcast_to(synced[0], n),
+            read_rate=np.broadcast_to(x["read_iops"] * x["io_factor"], n),
+            write_rate=np.broadcast_to(x["write_iops"] * x["io_factor"], n),
+            checkpoint_rate=np.broadcast_to(cleaned[0], n),
+            sync_rate=np.broadcast_to(x["fsync_per_s"], n),
+        )
+    return terms, reads_less_writes, commit_less_reads, demand
 
 
 def _any(mask: npt.NDArray[np.bool_] | bool) -> bool:
@@ -490,7 +534,7 @@ def _hot_set_hits(share: FloatArray, hot_share: float, hot_accesses: float) -> F
 def capacities(params: FloatArray, x: Columns) -> tuple[FloatArray, ...]:
     """(cpu, reads, device, commit, flush) capacities in log space, per situation (a row per
     parameter vector when `params` is a matrix), then the first vector's two signs (_terms)."""
-    times, reads_less_writes, commit_less_reads = _terms(params, x)
+    times, reads_less_writes, commit_less_reads, _ = _terms(params, x)
     with np.errstate(divide="ignore"):  # no time: an infinite capacity
         logs = -np.log(times[:, 0] if np.ndim(params) == 1 else times)
     return (*logs, reads_less_writes, commit_less_reads)
@@ -515,11 +559,22 @@ def predict_rows(params: FloatArray, x: Columns) -> tuple[FloatArray, list[str]]
 
     When the device binds, it is named by what takes more of its time: reads or writes; when
     the clients' own cycle binds, by what they wait for more: reads or commit flushes."""
-    times, reads_less_writes, commit_less_reads = _terms(params, x)
-    binding = times[:, 0].argmax(axis=0).tolist()
+    logs, names, _, _ = predict_rows_detailed(params, x)
+    return logs, names
+
+
+def predict_rows_detailed(
+    params: FloatArray, x: Columns
+) -> tuple[FloatArray, list[str], FloatArray, Demand]:
+    """predict_rows, with the first vector's time per unit on each term (term x situation:
+    which terms a change of configuration moves) and its Demand (the limits an estimate
+    stays within)."""
+    times, reads_less_writes, commit_less_reads, demand = _terms(params, x)
+    first = times[:, 0]
+    binding = first.argmax(axis=0).tolist()
     writes, commits = (reads_less_writes < 0).tolist(), (commit_less_reads > 0).tolist()
     names = [bottleneck_name(*flags) for flags in zip(binding, writes, commits, strict=True)]
-    return _smooth_min(times), names
+    return _smooth_min(times), names, first, demand
 
 
 def _smooth_min(times: FloatArray) -> FloatArray:

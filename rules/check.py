@@ -65,9 +65,9 @@ class CheckReport:
 def check(profile: Profile, result: Result) -> CheckReport:
     """Raises ValueError when the profile carries no current configuration."""
     current = profile.current
-    catalog = catalog_of(result.inputs)
-    if current is None or catalog is None:
+    if current is None:
         raise ValueError(NEEDS_CURRENT)
+    catalog = catalog_of(result.profile)
     found = [
         Unsafe(name, current.variables.get(name, ""), why)
         for name, why in unsafe_current(profile, catalog)

@@ -8,7 +8,7 @@ from rules.current import ORIGIN_LABELS
 from rules.current.audit import audit, session_buffer_warnings
 from rules.current.values import DERIVED, change_between, current_value
 from rules.estimate.interface import Estimator
-from rules.estimate.throughput import with_estimates
+from rules.estimate.throughput import model_view, with_estimates
 from rules.inputs.enums import ControllerCache, FlashClass
 from rules.inputs.profile import Profile
 from rules.inputs.version import SUPPORT_REASONS, SUPPORTED_RANGE_TEXT, Support, support_of
@@ -36,6 +36,7 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
     )
     warnings = _profile_warnings(profile) + audit(profile, ctx.catalog)
     settled: list[SettingFields] = []
+    quoting: set[str] = set()  # settings whose explanation quotes a published figure
     table = variable_table(ctx.catalog)
     for rule in SETTING_RULES:
         for proposal in rule.compute(ctx):
@@ -43,6 +44,8 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
             if fields is not None:
                 settled.append(fields)
                 ctx.decided[proposal.name] = fields["value"]
+                if rule.cases[proposal.case].quotes_published:
+                    quoting.add(proposal.name)
             warnings.extend(proposal.warnings)
     pool = ctx.decided.get("innodb_buffer_pool_size")
     warnings.extend(session_buffer_warnings(profile, int(pool) if pool is not None else None))
@@ -62,13 +65,15 @@ def recommend(profile: Profile, *, estimator: Estimator | None = None) -> Result
         built: list[Setting] = []
         for fields in settled:
             effect, note = effects.get(fields["name"], (None, None))
+            if fields["name"] in quoting:
+                fields["explanation"] += model_view(effect, note)
             built.append(Setting(**fields, effect=effect, effect_note=note))
         settings = tuple(built)
     return Result(
         id=_result_id(profile, calibration),
         ruleset_version=RULESET_VERSION,
         calibration_version=calibration,
-        inputs=profile.raw,
+        profile=profile,
         settings=settings,
         os=os_items,
         estimate=estimate,

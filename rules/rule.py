@@ -15,12 +15,16 @@ ConfigValue = int | float | str
 class Case:
     """One branch of a rule: the one-line reason, the full explanation and its evidence.
 
-    Both texts are `str.format` templates filled from the proposal's facts.
+    Both texts are `str.format` templates filled from the proposal's facts. An explanation
+    that quotes a published throughput figure says so ("published: ...") and sets
+    `quotes_published`: with an estimate, the engine then adds what the model expects here
+    (rules.estimate.throughput.model_view), so the two stand side by side (issue #42).
     """
 
     reason: str
     explanation: str
     evidence: tuple[Evidence, ...]
+    quotes_published: bool = False
 
 
 @dataclass(slots=True)

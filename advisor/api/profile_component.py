@@ -15,6 +15,7 @@ from typing import Any
 from rules.current.system import MAX_SWAPPINESS, OS_KEYS
 from rules.current.text import MAX_VALUE_CHARS
 from rules.current.variables import MAX_VARIABLES
+from rules.inputs import lab_results as lab
 from rules.inputs.field_spec import optional_sections
 from rules.inputs.field_table import CURRENT_FORMS, FIELDS, MAX_TEXT_BYTES, FieldSpec, Kind
 from rules.inputs.profile import Profile
@@ -50,6 +51,8 @@ def _field_schema(spec: FieldSpec, *, inside_optional: bool) -> Schema:
         schema = {"type": "array", "items": item, "maxItems": spec.max_items}
     elif spec.kind is Kind.PROVENANCE:
         schema = _provenance_schema(spec)
+    elif spec.kind is Kind.LAB_RESULTS:
+        schema = _lab_results_schema(spec)
     elif spec.kind is Kind.TEXT:
         schema = {"type": "string", "minLength": 1, "maxLength": spec.max_length}
         if spec.path in TEXT_PATTERNS:
@@ -84,6 +87,52 @@ def _provenance_schema(spec: FieldSpec) -> Schema:
         "properties": dict.fromkeys(PROVENANCE_PATHS, entry),
         "additionalProperties": False,
         "maxProperties": spec.max_items,
+    }
+
+
+def _lab_results_schema(spec: FieldSpec) -> Schema:
+    """A list of runs, each the plain form or a lab record (format 1), which validation reduces
+    to the plain form (rules.inputs.lab_validation) before it is stored."""
+    plain = {
+        "type": "object",
+        "properties": {
+            "configuration": {
+                "type": "object",
+                "maxProperties": lab.MAX_VARIABLES,
+                "additionalProperties": {
+                    "oneOf": [
+                        {"type": "string", "maxLength": lab.MAX_VALUE_CHARS},
+                        {"type": "number"},
+                        {"type": "boolean"},
+                    ]
+                },
+                "description": "Server variables the advisor reads, to their values.",
+            },
+            "throughput": {
+                "type": "number",
+                "minimum": lab.MIN_THROUGHPUT,
+                "maximum": lab.MAX_THROUGHPUT,
+            },
+            "label": {"type": "string", "maxLength": lab.MAX_LABEL_CHARS},
+            "kind": {"type": "string", "enum": list(lab.WORKLOAD_KINDS)},
+        },
+        "required": ["configuration", "throughput"],
+        "additionalProperties": False,
+    }
+    record = {
+        "type": "object",
+        "properties": {
+            "record": {"type": "string", "enum": [lab.LAB_RECORD]},
+            "format": {"type": "integer", "enum": [lab.LAB_FORMAT]},
+        },
+        "required": ["record", "format", "run", "server", "result"],
+        "description": "One JSON line of python3 -m lab (docs/lab.md).",
+    }
+    return {
+        "type": "array",
+        "items": {"oneOf": [plain, record]},
+        "minItems": 1,
+        "maxItems": spec.max_items,
     }
 
 

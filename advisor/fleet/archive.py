@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any, BinaryIO
 
 from advisor.models import Batch, BatchItem
-from rules.inputs.errors import OutputRefused
+from rules.inputs.errors import OutdatedProfile, OutputRefused
 from rules.output.revert import can_revert
 from rules.render import host_filename, render, render_revert, result_from_dict
 
@@ -70,7 +70,12 @@ def _export(
     stored: Mapping[str, Any], fmt: str, base_url: str
 ) -> tuple[str, str | None] | OutputRefused:
     """The host's export and, when its profile gave the current configuration, the revert."""
-    result = result_from_dict(stored)
+    try:
+        result = result_from_dict(stored)
+    except OutdatedProfile as outdated:
+        return OutputRefused(
+            f"computed by an earlier version whose inputs no longer pass: {outdated}"
+        )
     try:
         text = render(result, fmt, base_url=base_url)
         twin = render_revert(result, fmt, base_url=base_url) if can_revert(result) else None

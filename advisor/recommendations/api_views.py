@@ -28,6 +28,7 @@ from advisor.api.serializers import PROFILE_REF
 from advisor.models import Recommendation
 from advisor.recommendations.serializers import CheckOutput
 from advisor.recommendations.services import (
+    RecommendationOutdated,
     recommendation_check,
     recommendation_compute,
     recommendation_get,
@@ -152,10 +153,19 @@ class RecommendationCreateApi(LeanPostApi):
 
 
 def _stored(recommendation_id: str) -> Result:
+    """The stored result; 404 for an unknown id, 422 (with today's problems under `inputs`)
+    for one whose inputs this version no longer accepts, so it cannot be written again."""
     try:
         return recommendation_get(recommendation_id=recommendation_id)
     except Recommendation.DoesNotExist:
         raise NotFound(f"No recommendation with id {recommendation_id!r}.") from None
+    except RecommendationOutdated as outdated:
+        message = (
+            f"Recommendation {recommendation_id!r} was computed by an earlier version and its "
+            "inputs no longer pass today's checks, so it cannot be written again; send the "
+            "profile again for a current result."
+        )
+        raise FieldErrors(message, {"inputs": list(outdated.problems)}, 422) from None
 
 
 class RecommendationDetailApi(APIView):

@@ -4,7 +4,6 @@ Functions are named `<noun>_<verb>` and take keyword-only arguments (HackSoftwar
 """
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from advisor.models import Recommendation
@@ -13,7 +12,7 @@ from calibration.artifact import load_latest
 from calibration.estimator import CalibratedEstimator
 from rules.check import NEEDS_CURRENT, CheckReport, check
 from rules.engine import recommend
-from rules.inputs.echo import echo_ordered
+from rules.inputs.errors import OutdatedProfile
 from rules.inputs.profile import Profile
 from rules.output.jsonshape import Shape
 from rules.output.jsonwrite import to_json
@@ -82,7 +81,7 @@ def _row_fields(result: Result, result_json: Mapping[str, Any] | None = None) ->
         stored = {key: value for key, value in result_json.items() if key != "sources"}
         stored["permalink"] = permalink_url(result, "")
     return {
-        "profile": result.inputs,
+        "profile": result.profile.raw,  # the echo, as the result's JSON has it
         "result": stored,
         "ruleset_version": result.ruleset_version,
         "calibration_version": result.calibration_version or "",
@@ -117,16 +116,31 @@ def recommendation_create_many(*, results: Iterable[Result]) -> None:
     insert_rows(rows, ignore_conflicts=True)
 
 
+class RecommendationOutdated(Exception):
+    """A stored result whose inputs today's validation refuses (an earlier version computed
+    it): its stored JSON can be shown as it is, but nothing that needs the typed profile (the
+    exports, the what-if, editing) can be redone."""
+
+    def __init__(self, *, stored: Recommendation, problems: tuple[str, ...]) -> None:
+        super().__init__(f"result {stored.id}: " + "; ".join(problems))
+        self.stored = stored
+        self.problems = problems
+
+
 def recommendation_get(*, recommendation_id: str) -> Result:
     """The stored result exactly as it was computed, even if the rules changed since.
 
-    PostgreSQL's jsonb keeps object keys in its own order; the echoed inputs are put back in
-    the engine's order so every export of a stored result is byte-identical to the CLI's.
-    Raises Recommendation.DoesNotExist for an unknown id.
+    Its inputs are parsed into the typed profile once, here (`result_from_dict`), keeping the
+    stored echo in the engine's order (PostgreSQL's jsonb keeps object keys in its own), so
+    every export of a stored result is byte-identical to the CLI's. Raises
+    Recommendation.DoesNotExist for an unknown id, RecommendationOutdated when the stored
+    inputs no longer validate.
     """
     stored = Recommendation.objects.get(id=recommendation_id)
-    result = result_from_dict(stored.result)
-    return replace(result, inputs=echo_ordered(result.inputs))
+    try:
+        return result_from_dict(stored.result)
+    except OutdatedProfile as outdated:
+        raise RecommendationOutdated(stored=stored, problems=outdated.problems) from outdated
 
 
 def recommendation_check(*, profile: Profile) -> CheckReport:

@@ -1,14 +1,14 @@
 """Ask the estimator for the recommended and current throughput, the gain between them, and each
 setting's effect."""
 
-import dataclasses
-import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from rules.current.server_numbers import parse_number
+from rules.estimate.anchor import anchored, lab_anchored, measured_anchor
 from rules.estimate.interface import Assessment, ConfigValue, Estimator
 from rules.inputs.profile import Profile
-from rules.output.result import Effect, Estimate, Estimates, OsItem, SettingFields
+from rules.output.result import Effect, Estimates, OsItem, SettingFields
 from rules.reference.catalog import ServerCatalog
 
 # What the estimate adds to one Setting, as its last two fields: (its effect, None), or (None,
@@ -26,14 +26,22 @@ def with_estimates(
     """The estimates, and each setting's effect fields by name (absent: neither)."""
     recommended: dict[str, ConfigValue] = {s["name"]: s["value"] for s in settings}
     recommended.update({item.name: item.value for item in os_items})
-    baseline = _baseline(profile, settings, catalog)
-    measured = profile.workload.measured_throughput
-    known = profile.current is not None or measured is not None
+    baseline = baseline_config(profile, settings, catalog)
+    measured, lab = profile.workload.measured_throughput, profile.workload.lab_results
+    known = profile.current is not None or measured is not None or bool(lab)
     assessed = estimator.assess(profile, baseline, recommended, compare=known)
-    estimate = assessed.recommended
-    if measured is not None and assessed.gain is not None:
-        estimate = anchored(estimate, assessed.gain, measured)
-    return Estimates(estimate, assessed.current, assessed.gain, measured), _effect_fields(assessed)
+    estimates = Estimates(assessed.recommended, assessed.current, assessed.gain, measured)
+    if lab:
+        estimates = lab_anchored(profile, settings, baseline, estimates, estimator, catalog)
+    elif measured is not None and assessed.gain is not None and assessed.current is not None:
+        estimates = Estimates(
+            anchored(assessed.recommended, assessed.gain, measured),
+            assessed.current,
+            assessed.gain,
+            measured,
+            measured_anchor(assessed.current, measured),
+        )
+    return estimates, _effect_fields(assessed)
 
 
 def _effect_fields(assessed: Assessment) -> dict[str, EffectFields]:
@@ -44,24 +52,21 @@ def _effect_fields(assessed: Assessment) -> dict[str, EffectFields]:
     return fields
 
 
-def anchored(modelled: Estimate, gain: Estimate, measured: float) -> Estimate:
-    """The recommended estimate as today's measured rate times the gain interval."""
-    return dataclasses.replace(
-        modelled,
-        low=significant(measured * gain.low),
-        high=significant(measured * gain.high),
-    )
+def model_view(effect: Effect | None, note: str | None) -> str:
+    """The sentence that follows a published figure in an explanation: what the model expects
+    of this change here, from the same effect the result gives (issue #42: one source for
+    every number), in the whole percents the result page shows."""
+    if effect is None:
+        why = f": {note}" if note else ""
+        return f" Here the model gives no estimate{why}."
+    low, high = round(effect.low_pct), round(effect.high_pct)
+    span = f"{low:+d}%" if low == high else f"{low:+d}% to {high:+d}%"
+    because = f", because {effect.why}" if effect.why else ""
+    return f" Here the model expects {span} from this change alone{because}."
 
 
-def significant(value: float, digits: int = 3) -> float:
-    """`value` to three significant figures: an estimate is not more precise than that."""
-    if value <= 0 or not math.isfinite(value):
-        return 0.0
-    return round(value, digits - 1 - math.floor(math.log10(value)))
-
-
-def _baseline(
-    profile: Profile, settings: Sequence[SettingFields], catalog: ServerCatalog
+def baseline_config(
+    profile: Profile, settings: Sequence[Mapping[str, Any]], catalog: ServerCatalog
 ) -> dict[str, ConfigValue]:
     """What runs today: the pasted values, else the version's defaults."""
     config: dict[str, ConfigValue] = {}

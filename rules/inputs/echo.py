@@ -1,4 +1,4 @@
-"""The profile's inputs as the result echoes them (`Result.inputs`), in their order, and back.
+"""The profile's inputs as a result echoes them (JSON `inputs`, `Profile.raw`), in order, and back.
 
 The echo follows the declaration in `rules.inputs.profile` (sections and fields in their order,
 defaults

@@ -28,3 +28,14 @@ class OutputRefused(ValueError):
 
 class NothingToRevert(ValueError):
     """A revert was asked of a result computed without the current configuration."""
+
+
+class OutdatedProfile(ValueError):
+    """A stored result's inputs no longer pass today's validation (an earlier version computed
+    it): its stored values can be shown, but nothing that needs the profile can be redone.
+    `inputs`: the stored echo; `problems`: what validation says of it today."""
+
+    def __init__(self, inputs: Mapping[str, object], problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.inputs = dict(inputs)
+        self.problems = tuple(problems)

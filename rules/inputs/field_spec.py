@@ -30,6 +30,8 @@ class Kind(StrEnum):
     # An object from a dotted field path to {"source": one of choices, "from": text of at most
     # max_length}, at most max_items entries; validation knows which paths exist.
     PROVENANCE = "provenance"
+    # workload.lab_results: at most max_items measured runs (rules.inputs.lab_results).
+    LAB_RESULTS = "lab_results"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,11 @@ class FieldSpec:
             return "true or false"
         if self.kind is Kind.TEXT_LIST:
             return f"a list of at most {self.max_items} texts of 1 to {self.max_length} characters"
+        if self.kind is Kind.LAB_RESULTS:
+            return (
+                f"a list of at most {self.max_items} entries, each a lab record (one JSON line "
+                'of python3 -m lab) or {"configuration": {variable: value}, "throughput": n}'
+            )
         if self.kind is Kind.PROVENANCE:
             return (
                 f"an object of at most {self.max_items} field paths, each "

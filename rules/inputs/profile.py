@@ -27,6 +27,7 @@ from rules.inputs.enums import (
     WorkloadKind,
 )
 from rules.inputs.field_spec import Kind, accepts, input_text_of, omit_when_absent, values_of
+from rules.inputs.lab_results import MAX_RUNS, LabRun, echo_lab_results, read_lab_results
 from rules.inputs.version import ServerVersion, parse_version
 from rules.machine.volumes import (
     MAX_PROVISIONED_IOPS,
@@ -445,6 +446,27 @@ class Workload:
             nullable=True,
             minimum=0.001,
             maximum=1e9,
+        ),
+    )
+
+    lab_results: tuple[LabRun, ...] = field(
+        default=(),
+        metadata=accepts(
+            Kind.LAB_RESULTS,
+            "Lab results",
+            "Throughput measured on this host (a staging copy, never production) per "
+            "configuration, in the workload's unit: the lab's own JSON-lines records "
+            "(python3 -m lab), of which only the reported variables the advisor reads, the rate "
+            "and the test's kind are kept, or "
+            '{"configuration": {variable: value}, "throughput": n, "label": optional}. The '
+            "estimates are then anchored to them: a measured configuration's estimate is the "
+            "range of its runs, the others the model's scaled by this host's factor (measured "
+            "over modelled). Not with measured_throughput.",
+            required=False,
+            max_items=MAX_RUNS,
+            read=read_lab_results,
+            echo=echo_lab_results,
+            omit_absent=True,
         ),
     )
 

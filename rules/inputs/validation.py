@@ -27,6 +27,7 @@ from rules.inputs.field_table import (
     FieldSpec,
     Kind,
 )
+from rules.inputs.lab_validation import check_kinds, coerce_lab_results
 from rules.inputs.profile import KERNEL_RELEASE, Current, Profile
 from rules.inputs.version import (
     FLAVOR_NAMES,
@@ -183,6 +184,10 @@ def _coerce_provenance(
     return found if len(found) == len(value) else None
 
 
+def _coerce_lab(spec: FieldSpec, value: Any, errors: _Collector) -> list[dict[str, Any]] | None:
+    return coerce_lab_results(spec.path, value, errors)
+
+
 def _shown(path: object) -> str:
     """A key as an error names it: cut short, so a hostile key is not echoed whole."""
     text = str(path)
@@ -221,6 +226,7 @@ _COERCERS: dict[Kind, Coerce] = {
     Kind.BOOLEAN: _coerce_boolean,
     Kind.TEXT_LIST: _coerce_text_list,
     Kind.PROVENANCE: _coerce_provenance,
+    Kind.LAB_RESULTS: _coerce_lab,
     Kind.CHOICE: _coerce_choice,
 }
 
@@ -272,6 +278,7 @@ def _check_cross_fields(
                     f"applies only to media network_ssd (a cloud or SAN volume); for {media} "
                     "leave it out (give measured_iops for a rate you measured)",
                 )
+    _check_lab_results(values, errors)
     if level is not None and count is not None:
         _check_raid(_RAID_LEVELS[level], count, errors)
     iops = sections.get("hardware.storage.measured_iops")
@@ -281,6 +288,21 @@ def _check_cross_fields(
                 errors.add(
                     f"hardware.storage.measured_iops.{name}", "is required with measured_iops"
                 )
+
+
+def _check_lab_results(values: dict[str, Any], errors: _Collector) -> None:
+    """Lab runs measure the profile's workload, and stand instead of measured_throughput."""
+    runs, path = values.get("workload.lab_results"), "workload.lab_results"
+    if not runs:
+        return
+    if values.get("workload.measured_throughput") is not None:
+        errors.add(
+            path,
+            "give either lab_results or measured_throughput, not both (a run of the current "
+            "configuration in lab_results says what measured_throughput would)",
+        )
+    if values.get("workload.kind") is not None:
+        check_kinds(path, runs, values["workload.kind"], errors)
 
 
 def _check_version_exists(flavor: Flavor, text: str, errors: _Collector) -> None:

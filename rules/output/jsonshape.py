@@ -29,11 +29,14 @@ _META = "jsonshape"
 class Doc:
     help: str = ""
     omit_empty: bool = False  # left out of the JSON when falsy (and not required in the schema)
+    # The field's JSON key when it is not the field's name: a result's typed `profile` is the
+    # contract's `inputs` key (written and read by its Codec).
+    key: str | None = None
 
 
-def doc(help: str = "", *, omit_empty: bool = False) -> dict[str, Doc]:
+def doc(help: str = "", *, omit_empty: bool = False, key: str | None = None) -> dict[str, Doc]:
     """Field metadata: `x: str = field(default="", metadata=doc("What x says."))`."""
-    return {_META: Doc(help, omit_empty)}
+    return {_META: Doc(help, omit_empty, key)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +80,7 @@ class Shape:
 @dataclass(frozen=True, slots=True)
 class _Read:
     name: str
+    key: str  # its JSON key
     hint: Any  # without None
     nullable: bool
     has_default: bool
@@ -86,6 +90,13 @@ class _Read:
 def field_doc(f: dataclasses.Field[Any]) -> Doc:
     found = f.metadata.get(_META)
     return found if isinstance(found, Doc) else Doc()
+
+
+def json_name(key: dataclasses.Field[Any] | Derived) -> str:
+    """The JSON key of a field (its `doc(key=...)`, else its name) or of a derived key."""
+    if isinstance(key, Derived):
+        return key.name
+    return field_doc(key).key or key.name
 
 
 @cache
@@ -139,8 +150,8 @@ def from_json(cls: type[Any], data: Mapping[str, Any], shape: Shape) -> Any:
     KeyError, TypeError or ValueError on a malformed one."""
     kwargs: dict[str, Any] = {}
     for key in _reads(cls, shape):
-        name = key.name
-        value = data.get(name) if name in data or key.nullable or key.has_default else data[name]
+        name, at = key.name, key.key
+        value = data.get(at) if at in data or key.nullable or key.has_default else data[at]
         if value is None:
             if key.has_default and not key.nullable:
                 continue  # absent, or null where the field cannot be: its default
@@ -159,6 +170,7 @@ def _reads(cls: type, shape: Shape) -> tuple[_Read, ...]:
         plan = shape._reads[cls] = tuple(
             _Read(
                 f.name,
+                json_name(f),
                 *without_none(hints[f.name]),
                 f.default is not dataclasses.MISSING,
                 shape.codecs.get((cls, f.name)),
@@ -229,9 +241,9 @@ def _object_schema(cls: type, shape: Shape, pending: list[type]) -> Schema:
         schema = dict(codec.schema) if codec else _schema(hint, shape, pending)
         if help_text:
             schema["description"] = help_text
-        properties[key.name] = schema
+        properties[json_name(key)] = schema
         if not omit:
-            required.append(key.name)
+            required.append(json_name(key))
     return {"type": "object", "properties": properties, "required": sorted(required)}
 
 

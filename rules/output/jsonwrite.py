@@ -20,6 +20,7 @@ from rules.output.jsonshape import (
     field_doc,
     json_copy,
     json_keys,
+    json_name,
     type_hints,
     without_none,
 )
@@ -38,7 +39,7 @@ class _Plan:
     kind in a loop of its own. Visiting every key in one loop that asked what each needed took
     twice as long."""
 
-    fields: tuple[str, ...]
+    fields: tuple[str, ...]  # each field's JSON key
     values: Callable[[Any], tuple[Any, ...]]  # every field's value, in one call
     order: dict[str, None] | None  # every key in order, when some are derived
     converted: tuple[tuple[str, Callable[[Any, Any], Any]], ...]  # (key, value -> JSON)
@@ -73,27 +74,27 @@ def to_json(obj: Any, shape: Shape, context: Any = None) -> dict[str, Any]:
 
 
 def _plan(cls: type, shape: Shape) -> _Plan:
-    fields = tuple(f.name for f in dataclasses.fields(cls))
+    attributes = tuple(f.name for f in dataclasses.fields(cls))
+    fields = tuple(json_name(f) for f in dataclasses.fields(cls))
     names: list[str] = []
     converted, dumped, derived, omitted = [], [], [], []
     for key in json_keys(cls, shape):
-        names.append(key.name)
+        name = json_name(key)
+        names.append(name)
         if isinstance(key, Derived):
-            derived.append(
-                (key.name, key.compute, None if key.json else _converter(key.hint, shape))
-            )
+            derived.append((name, key.compute, None if key.json else _converter(key.hint, shape)))
             continue
         codec = shape.codecs.get((cls, key.name))
         convert = None if codec else _converter(type_hints(cls)[key.name], shape)
         if field_doc(key).omit_empty:
-            omitted.append((key.name, _omitted_writer(codec.dump if codec else None, convert)))
+            omitted.append((name, _omitted_writer(codec.dump if codec else None, convert)))
         elif codec:
-            dumped.append((key.name, codec.dump))
+            dumped.append((name, codec.dump))
         elif convert:
-            converted.append((key.name, convert))
+            converted.append((name, convert))
     plan = shape._writers[cls] = _Plan(
         fields,
-        _values(fields),
+        _values(attributes),
         None if tuple(names) == fields else dict.fromkeys(names),
         tuple(converted),
         tuple(dumped),
@@ -174,6 +175,7 @@ def _flat(hint: Any, shape: Shape) -> bool:
     return not any(
         (hint, f.name) in shape.codecs
         or field_doc(f).omit_empty
+        or field_doc(f).key is not None
         or without_none(type_hints(hint)[f.name])[0] not in SCALARS
         for f in dataclasses.fields(hint)
     )

@@ -10,6 +10,7 @@ from enum import StrEnum
 from typing import TypedDict
 
 from rules.current.rds_parameters import RdsParameterList
+from rules.inputs.profile import Profile
 from rules.output.jsonshape import doc
 
 
@@ -35,10 +36,14 @@ class Effect:
     low_pct: float
     high_pct: float
     # What binds before and after the change, said for large effects (beyond +300%), which
-    # only a bottleneck moving can explain.
+    # only a bottleneck moving can explain; and for effects under 0.5%, what binds instead.
     why: str = field(
         default="",
-        metadata=doc("For an effect beyond +300%: the bottleneck that gives way.", omit_empty=True),
+        metadata=doc(
+            "For an effect beyond +300%: the bottleneck that gives way; for one under 0.5% "
+            "either way: the capacity that binds and what the setting moves instead.",
+            omit_empty=True,
+        ),
     )
 
 
@@ -86,7 +91,10 @@ class Setting:
     effect: Effect | None = None
     effect_note: str | None = field(
         default=None,
-        metadata=doc("With estimates and no effect: why the model cannot estimate this setting."),
+        metadata=doc(
+            "With estimates and no effect: why the model cannot estimate this change (no term "
+            "for the setting, none that this change moves on this profile, or no change)."
+        ),
     )
 
 
@@ -147,6 +155,56 @@ class Estimate:
             "results of its workload kind, with its value and that range."
         ),
     )
+    capped: str = field(
+        default="",
+        metadata=doc(
+            "When the interval was cut to what the estimate's own device, page cleaner or log "
+            "syncs allow: the ceiling, what sets it and its figures.",
+            omit_empty=True,
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """What anchors the estimates on this host's own measurements, and how far they lie from
+    the model's figures for the same configurations (rules.estimate.anchor)."""
+
+    source: str = field(
+        metadata=doc("measured_throughput or lab_results: the input the measurements came from.")
+    )
+    runs: int = field(metadata=doc("How many measurements: 1 for measured_throughput."))
+    configurations: int = field(metadata=doc("How many different configurations they measured."))
+    host_factor: float = field(
+        metadata=doc(
+            "Measured over modelled throughput for the measured configurations (the geometric "
+            "mean over them): 1 when this host does what the model expects for the machine."
+        )
+    )
+    outside_model: bool = field(
+        metadata=doc(
+            "A measurement lies outside the model's own 80% interval for its configuration: the "
+            "model's absolute figures do not describe this host; its gain still applies."
+        )
+    )
+    measured: tuple[str, ...] = field(
+        default=(),
+        metadata=doc(
+            "Which of the estimates (current, recommended) are the measurement itself: the "
+            "range of its runs, with `interval` the share of further runs that range is "
+            "expected to hold, (n - 1) / (n + 1) for n runs."
+        ),
+    )
+    host_factor_low: float = field(
+        default=0.0,
+        metadata=doc(
+            "With lab_results: the lowest and highest host factor of one measured "
+            "configuration; far apart (over 2x), the model's gain between them missed too.",
+            omit_empty=True,
+        ),
+    )
+    host_factor_high: float = field(default=0.0, metadata=doc(omit_empty=True))
+    note: str = field(default="", metadata=doc("What the result page says about the anchor."))
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +225,14 @@ class Estimates:
     measured: float | None = field(
         default=None, metadata=doc("workload.measured_throughput, when given")
     )
+    anchor: Anchor | None = field(
+        default=None,
+        metadata=doc(
+            "With workload.measured_throughput or workload.lab_results: how the estimates are "
+            "anchored on them and whether the measurements lie inside the model's interval.",
+            omit_empty=True,
+        ),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +240,12 @@ class Result:
     id: str
     ruleset_version: str
     calibration_version: str | None
-    inputs: dict[str, object] = field(metadata=doc("The validated profile, defaults filled in."))
+    # The typed profile every face reads; its JSON is the contract's `inputs`, the profile's echo
+    # (`Profile.raw`), written only where a result becomes JSON or a stored row
+    # (rules.render.jsonout) and parsed back once when a stored row is read.
+    profile: Profile = field(
+        metadata=doc("The validated profile, defaults filled in.", key="inputs")
+    )
     settings: tuple[Setting, ...]
     os: tuple[OsItem, ...]
     estimate: Estimates | None

@@ -26,15 +26,15 @@ _BOOL_WORDS = {"1": "ON", "TRUE": "ON", "YES": "ON", "0": "OFF", "FALSE": "OFF",
 
 
 def can_revert(result: Result) -> bool:
-    return result.inputs.get("current") is not None and catalog_of(result.inputs) is not None
+    return result.profile.current is not None
 
 
 def revert(result: Result) -> Result:
     """The result whose exports restore the current configuration; raises NothingToRevert
     when the profile carried none."""
-    catalog = catalog_of(result.inputs)
-    if result.inputs.get("current") is None or catalog is None:
+    if result.profile.current is None:
         raise NothingToRevert(NO_CURRENT)
+    catalog = catalog_of(result.profile)
     settings: list[Setting] = []
     unknown: list[str] = []
     for setting in result.settings:

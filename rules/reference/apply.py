@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 
 from rules.current import parse_number
 from rules.inputs.enums import Flavor
-from rules.inputs.version import ServerVersion, parse_version
+from rules.inputs.profile import Profile
+from rules.inputs.version import ServerVersion
 from rules.output.result import Setting
 from rules.reference.catalog import Number, ServerCatalog, as_number, catalog_for
 
@@ -105,7 +106,7 @@ CAPACITY, CAPACITY_MAX = "innodb_io_capacity", "innodb_io_capacity_max"
 
 
 def apply_groups(
-    settings: tuple[Setting, ...], inputs: Mapping[str, object]
+    settings: tuple[Setting, ...], profile: Profile
 ) -> tuple[tuple[Setting, ...], tuple[Setting, ...]]:
     """(now, at the next restart), each in result order, except that the now group sets
     innodb_io_capacity and innodb_io_capacity_max in the order a running server accepts.
@@ -117,16 +118,16 @@ def apply_groups(
     maximum goes first unless it falls below the capacity the server runs with now."""
     now = tuple(s for s in settings if s.dynamic)
     restart = tuple(s for s in settings if not s.dynamic)
-    return _capacity_order(now, inputs), restart
+    return _capacity_order(now, profile), restart
 
 
-def _capacity_order(now: tuple[Setting, ...], inputs: Mapping[str, object]) -> tuple[Setting, ...]:
+def _capacity_order(now: tuple[Setting, ...], profile: Profile) -> tuple[Setting, ...]:
     names = [s.name for s in now]
     if CAPACITY not in names or CAPACITY_MAX not in names:
         return now
     capacity = now[names.index(CAPACITY)]
     maximum = now[names.index(CAPACITY_MAX)]
-    running = _running_capacity(capacity, inputs)
+    running = _running_capacity(capacity, profile)
     new_max = as_number(maximum.value)
     first, second = (capacity, maximum)
     if running is None or new_max is None or new_max >= running:
@@ -136,25 +137,15 @@ def _capacity_order(now: tuple[Setting, ...], inputs: Mapping[str, object]) -> t
     return (*rest[:at], first, second, *rest[at:])
 
 
-def _running_capacity(capacity: Setting, inputs: Mapping[str, object]) -> Number | None:
+def _running_capacity(capacity: Setting, profile: Profile) -> Number | None:
     """innodb_io_capacity on the running server: the current value given, else the version's
     default; None when neither is known (the maximum then goes first)."""
     if capacity.current is not None:
         return parse_number(capacity.current)
-    catalog = catalog_of(inputs)
-    default = catalog.default(CAPACITY) if catalog is not None else None
+    default = catalog_of(profile).default(CAPACITY)
     return default if isinstance(default, int | float) else None
 
 
-def catalog_of(inputs: Mapping[str, object]) -> ServerCatalog | None:
-    """The catalog of the result's server, from its echoed inputs; None when unreadable."""
-    server = inputs.get("server")
-    if not isinstance(server, Mapping):
-        return None
-    try:
-        flavor = Flavor(str(server.get("flavor")))
-    except ValueError:
-        return None
-    text = server.get("version")
-    version = parse_version(text) if isinstance(text, str) else None
-    return catalog_for(flavor, version) if version is not None else None
+def catalog_of(profile: Profile) -> ServerCatalog:
+    """The catalog of the profile's server."""
+    return catalog_for(profile.server.flavor, profile.server.version)

@@ -50,8 +50,8 @@ def render_ansible(result: Result, *, base_url: str = "") -> str:
 def render_ansible_tasks(result: Result, *, base_url: str = "") -> str:
     """The task list for the dynamic settings; raises OutputRefused when no my.cnf can be."""
     settings = deploy_settings(result)
-    persist = uses_set_persist(result.inputs)
-    now, _ = apply_groups(settings, result.inputs)  # in an order a running server accepts
+    persist = uses_set_persist(result.profile.server)
+    now, _ = apply_groups(settings, result.profile)  # in an order a running server accepts
     online = [s for s in now if not (persist and s.name in NOT_PERSISTABLE)]
     later = [s for s in settings if s not in online]
     mode = "persist" if persist else "global"

@@ -22,7 +22,7 @@ from rules.render.aurora_parameters import (
     require_aurora_mysql3,
 )
 from rules.render.deploy import deploy_header, deploy_settings
-from rules.render.memory_share import BUFFER_POOL, pool_fraction, ram_bytes
+from rules.render.memory_share import BUFFER_POOL, pool_fraction
 from rules.render.mycnf import SERVER_SCOPE, comment, one_line, server_value
 from rules.render.rds import (
     GROUP_NAME,
@@ -75,7 +75,7 @@ def aurora_groups(
     known: AuroraParameters | None = None,
 ) -> AuroraGroups:
     """Both groups for `result`; raises OutputRefused for a server Aurora MySQL 3 does not run."""
-    flavor = require_aurora_mysql3(result.inputs)
+    flavor = require_aurora_mysql3(result.profile.server)
     written = set(deploy_settings(result))
     known = known if known is not None else aurora_mysql3_parameters()
     levels: dict[str, list[Entry]] = {"cluster": [], "instance": []}
@@ -119,7 +119,11 @@ def aurora_groups(
 
 def _entry(result: Result, setting: Setting) -> Entry:
     method = "immediate" if setting.dynamic else "pending-reboot"
-    share = pool_fraction(result, ram_bytes(result)) if setting.name == BUFFER_POOL else None
+    share = (
+        pool_fraction(result, result.profile.hardware.ram_bytes)
+        if setting.name == BUFFER_POOL
+        else None
+    )
     if share is not None:
         return Entry(setting, f"{{DBInstanceClassMemory*{share[0]}/{share[1]}}}", method)
     value = server_value(setting)

@@ -17,9 +17,8 @@ from importlib import resources
 from typing import Literal
 
 from rules.inputs.errors import OutputRefused
-from rules.inputs.version import parse_version
+from rules.inputs.profile import Server
 from rules.output.result import Setting
-from rules.render.deploy import server_flavor
 
 FAMILY = "aurora-mysql8.0"
 # Every Aurora MySQL 3.x release is compatible with a MySQL 8.0 release (Aurora MySQL Release
@@ -93,17 +92,16 @@ def aurora_mysql3_parameters() -> AuroraParameters:
     )
 
 
-def require_aurora_mysql3(inputs: Mapping[str, object]) -> str:
+def require_aurora_mysql3(server: Server) -> str:
     """The flavor ("mysql" or "percona") of a profile Aurora MySQL version 3 can run; any other
     server is refused with the reason."""
-    flavor, text = server_flavor(inputs)
-    version = parse_version(text)
+    flavor, text, version = server.flavor.value, server.version_text, server.version
     if flavor == "mariadb":
         raise OutputRefused(
             f"Aurora MySQL runs MySQL, not MariaDB: no Aurora parameter group for mariadb {text} "
             "(RDS for MariaDB is the rds-json / rds-terraform formats)"
         )
-    if flavor not in ("mysql", "percona") or version is None:
+    if flavor not in ("mysql", "percona"):
         raise OutputRefused(f"Aurora MySQL has no parameter group for {flavor} {text}".rstrip())
     if version.series != MYSQL_SERIES:
         raise OutputRefused(

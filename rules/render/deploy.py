@@ -67,16 +67,10 @@ def no_template(text: str) -> str:
     return text
 
 
-def server_flavor(inputs: Mapping[str, object]) -> tuple[str, str]:
-    """The profile's (flavor, version) as text."""
-    server = inputs.get("server")
-    if not isinstance(server, Mapping):
-        return "", ""
-    return str(server.get("flavor") or ""), str(server.get("version") or "")
-
-
 def require_flavor(result: Result, flavors: frozenset[str], tool: str, runs: str) -> None:
     """Refuse an export for a tool that runs another server than the result's."""
-    flavor, version = server_flavor(result.inputs)
-    if flavor not in flavors:
-        raise OutputRefused(f"{tool} runs {runs}; this result is for {flavor} {version}".rstrip())
+    server = result.profile.server
+    if server.flavor.value not in flavors:
+        raise OutputRefused(
+            f"{tool} runs {runs}; this result is for {server.flavor.value} {server.version_text}"
+        )

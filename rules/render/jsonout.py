@@ -5,7 +5,8 @@ The classes of `rules.output.result` declare the JSON, field by field (see
 module adds only what the fields cannot say: the keys computed on the way out (permalink, a
 setting's my.cnf display, the cited sources, the format) and a setting's value as the server
 spells it. `result_to_dict` is what the API returns and what is stored with a recommendation;
-`result_from_dict` turns a stored one back into a `Result` so every face can render it again;
+`result_from_dict` turns a stored one back into a `Result` so every face can render it again
+(its `inputs`, the profile's echo, back into the typed profile);
 `result_schema_components` is the API's OpenAPI description of the same JSON.
 """
 
@@ -14,12 +15,16 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
+from rules.inputs.errors import OutdatedProfile
+from rules.inputs.profile import Profile
+from rules.inputs.stored import profile_from_stored
 from rules.output.jsonshape import (
     Codec,
     Derived,
     Schema,
     Shape,
     from_json,
+    json_copy,
     schema_components,
 )
 from rules.output.jsonwrite import to_json
@@ -122,6 +127,17 @@ def _value_from_text(text: object, data: Mapping[str, Any]) -> int | float | str
     return text if number is None else number
 
 
+def _inputs(profile: Profile, _result: Result) -> dict[str, Any]:
+    """The result's `inputs`: a copy of the profile's echo, so the JSON shares nothing with it."""
+    return dict(json_copy(profile.raw))
+
+
+def _profile(inputs: Any, _data: Mapping[str, Any]) -> Profile:
+    if not isinstance(inputs, Mapping):
+        raise TypeError("inputs is not an object")
+    return profile_from_stored(inputs)
+
+
 RESULT_JSON = Shape(
     derived={
         Result: (
@@ -151,7 +167,12 @@ RESULT_JSON = Shape(
             dump=_server_text,
             load=_value_from_text,
             schema={"type": "string"},
-        )
+        ),
+        (Result, "profile"): Codec(
+            dump=_inputs,
+            load=_profile,
+            schema={"type": "object", "additionalProperties": {}},
+        ),
     },
     component_suffix="Output",
 )
@@ -163,9 +184,13 @@ def result_to_dict(result: Result, *, base_url: str = "") -> dict[str, Any]:
 
 def result_from_dict(data: Mapping[str, Any]) -> Result:
     """Rebuild a `Result` from `result_to_dict` output (e.g. a stored result); derived fields
-    (permalink, display, citations, sources) are ignored. Raises ValueError on a malformed one."""
+    (permalink, display, citations, sources) are ignored. Its `inputs` are parsed into the typed
+    profile here, once. Raises OutdatedProfile (a ValueError) when they no longer validate, and
+    ValueError on a malformed one."""
     try:
         result: Result = from_json(Result, data, RESULT_JSON)
+    except OutdatedProfile:
+        raise
     except (KeyError, TypeError, AttributeError) as problem:
         raise ValueError(f"not a stored result: {problem!r}") from problem
     return result

@@ -27,9 +27,7 @@ from rules.render.deploy import (
 )
 from rules.render.memory_share import (
     BUFFER_POOL,
-    is_memory_limited,
     pool_fraction,
-    server_memory_bytes,
 )
 from rules.render.yamltext import Literal, Node, dump
 from rules.units import bytes_for_people
@@ -117,7 +115,7 @@ def _memory(
     (the value to write instead), and the header line saying what memory the pool was sized for."""
     if not any(s.name == BUFFER_POOL for s in settings):
         return {}, []
-    memory = server_memory_bytes(result)
+    memory = result.profile.hardware.memory_bytes
     sized_for = _memory_words(result, memory)
     fraction = pool_fraction(result, memory) if operator.memory_template else None
     if fraction is None:
@@ -134,6 +132,6 @@ def _memory(
 def _memory_words(result: Result, memory: int | None) -> str:
     """What the pool was sized for: "the profile's RAM", or "the profile's memory limit (24 GiB)"
     when a limit below the RAM took its place."""
-    if memory is None or not is_memory_limited(result):
+    if memory is None or not result.profile.hardware.is_memory_limited:
         return "the profile's RAM"
     return f"the profile's memory limit ({bytes_for_people(memory)})"

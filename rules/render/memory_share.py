@@ -24,7 +24,6 @@ another size.
 """
 
 import math
-from collections.abc import Mapping
 
 from rules.inputs.field_spec import input_fields
 from rules.inputs.profile import Profile
@@ -60,32 +59,3 @@ def pool_fraction(result: Result, memory_bytes: int | None) -> tuple[int, int] |
     if numerator * LARGEST_MEMORY_BYTES > INT64_MAX:
         return None
     return numerator, denominator
-
-
-def ram_bytes(result: Result) -> int | None:
-    """The profile's RAM in bytes, as `Hardware.ram_bytes` has it; None without one."""
-    return _gib_bytes(_hardware(result).get("ram_gb"))
-
-
-def server_memory_bytes(result: Result) -> int | None:
-    """What the server may use, as `Hardware.memory_bytes` has it: the memory limit when it is
-    below the RAM, else the RAM; None without RAM."""
-    ram, limit = ram_bytes(result), _gib_bytes(_hardware(result).get("memory_limit_gb"))
-    if ram is not None and limit is not None and limit < ram:
-        return limit
-    return ram
-
-
-def is_memory_limited(result: Result) -> bool:
-    return server_memory_bytes(result) != ram_bytes(result)
-
-
-def _hardware(result: Result) -> Mapping[str, object]:
-    hardware = result.inputs.get("hardware")
-    return hardware if isinstance(hardware, Mapping) else {}
-
-
-def _gib_bytes(gib: object) -> int | None:
-    if not isinstance(gib, int | float) or isinstance(gib, bool) or gib <= 0:
-        return None
-    return int(gib * GIB)

@@ -7,11 +7,12 @@ sanitising that keeps user-supplied text (echoed in comments) on one line.
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
 from decimal import Decimal
 
 from rules.current import ORIGIN_LABELS
+from rules.inputs.enums import ControllerCache, Media, RaidLevel
 from rules.inputs.errors import OutputRefused
+from rules.inputs.profile import Profile, Storage, Workload
 from rules.output.result import Result, Setting
 from rules.units import GIB, bytes_for_config
 
@@ -68,7 +69,7 @@ def header_lines(result: Result, what: str, *, base_url: str = "") -> list[str]:
     return [
         f"{PRODUCT}: {what}",
         f"Ruleset {result.ruleset_version}, calibration {result.calibration_version or 'none'}",
-        f"Inputs: {inputs_summary(result.inputs)}",
+        f"Inputs: {inputs_summary(result.profile)}",
         f"Permalink: {permalink_url(result, base_url)}",
     ]
 
@@ -156,76 +157,63 @@ def _bytes_text(value: int) -> str:
     return text
 
 
-def inputs_summary(inputs: Mapping[str, object]) -> str:
+def inputs_summary(profile: Profile) -> str:
     """One line: 'mysql 8.0.36 · 64 GiB RAM · 16 cores · 8 × hdd 15000 rpm raid10, … · oltp, …'."""
-    server = _section(inputs, "server")
-    hardware = _section(inputs, "hardware")
-    ram, kernel = _num(hardware.get("ram_gb")), _num(hardware.get("kernel"))
-    limit = _num(hardware.get("memory_limit_gb"))
+    server, hardware = profile.server, profile.hardware
+    ram, limit = _num(hardware.ram_gb), _num(hardware.memory_limit_gb)
+    kernel = hardware.kernel.text if hardware.kernel is not None else None
     parts = [
-        _join(" ", server.get("flavor"), server.get("version")),
+        _join(" ", server.flavor, server.version_text),
         _join(" ", f"{ram} GiB RAM" if ram else None, f"(limit {limit} GiB)" if limit else None),
-        _plural(hardware.get("cpu_cores"), "core"),
-        _storage_summary(_section(hardware, "storage")),
-        _join(", ", hardware.get("filesystem"), f"kernel {kernel}" if kernel else None),
-        _workload_summary(_section(inputs, "workload")),
+        _plural(hardware.cpu_cores, "core"),
+        _storage_summary(hardware.storage),
+        _join(", ", hardware.filesystem, f"kernel {kernel}" if kernel else None),
+        _workload_summary(profile.workload),
     ]
-    current = inputs.get("current")
-    if isinstance(current, Mapping):
-        origin = ORIGIN_LABELS.get(str(current.get("origin")))
+    if profile.current is not None:
+        origin = ORIGIN_LABELS.get(profile.current.origin)
         parts.append(f"compared with the {origin}" if origin else "current settings given")
     return _join(" · ", *parts)
 
 
-def _storage_summary(storage: Mapping[str, object]) -> str:
-    count, media, rpm = (_num(storage.get(k)) for k in ("device_count", "media", "rpm"))
-    raid, cache = storage.get("raid_level"), storage.get("controller_cache")
+def _storage_summary(storage: Storage) -> str:
+    count, media, rpm = _num(storage.device_count), storage.media, _num(storage.rpm)
+    raid, cache = storage.raid_level, storage.controller_cache
     device = _join(
         " ",
-        f"{count} × {media}" if count and media else media,
+        f"{count} × {media}" if count else media,
         f"{rpm} rpm" if rpm else None,
-        raid if raid != "none" else None,
+        raid if raid is not RaidLevel.NONE else None,
     )
-    cache_text = f"{cache} cache" if cache not in (None, "none") else None
-    if cache == "none":
-        cache_text = "no write cache"
-    iops = storage.get("measured_iops")
+    cache_text: str | None = "no write cache"
+    if cache is not ControllerCache.NONE:
+        cache_text = f"{cache} cache"
     volume = _join(
         " ",
-        storage.get("volume_type"),
-        f"{_num(storage.get('provisioned_iops'))} IOPS"
-        if storage.get("provisioned_iops")
-        else None,
-        f"{_num(storage.get('provisioned_mbps'))} MB/s"
-        if storage.get("provisioned_mbps")
-        else None,
+        storage.volume_type,
+        f"{_num(storage.provisioned_iops)} IOPS" if storage.provisioned_iops else None,
+        f"{_num(storage.provisioned_mbps)} MB/s" if storage.provisioned_mbps else None,
     )
-    if storage.get("media") == "network_ssd":
+    if media is Media.NETWORK_SSD:
         cache_text = None  # a network volume has no controller cache to speak of
-    measured = None
-    if isinstance(iops, Mapping):
-        read, write = _num(iops.get("random_read")), _num(iops.get("random_write"))
+    iops, measured = storage.measured_iops, None
+    if iops is not None:
+        read, write = _num(iops.random_read), _num(iops.random_write)
         measured = f"measured {read} random reads/s, {write} random writes/s"
     return _join(", ", device, volume or None, cache_text, measured)
 
 
-def _workload_summary(workload: Mapping[str, object]) -> str:
-    data = _num(workload.get("data_size_gb"))
-    target = _num(workload.get("recovery_target_minutes"))
-    durability = _num(workload.get("durability"))
+def _workload_summary(workload: Workload) -> str:
+    data = _num(workload.data_size_gb)
+    target = _num(workload.recovery_target_minutes)
     return _join(
         ", ",
-        workload.get("kind"),
+        workload.kind,
         f"{data} GiB data" if data else None,
-        _plural(workload.get("concurrency"), "client"),
-        f"durability {durability}" if durability else None,
+        _plural(workload.concurrency, "client"),
+        f"durability {workload.durability}",
         f"recovery target {target} min" if target else None,
     )
-
-
-def _section(parent: Mapping[str, object], name: str) -> Mapping[str, object]:
-    section = parent.get(name)
-    return section if isinstance(section, Mapping) else {}
 
 
 def _num(value: object) -> str | None:

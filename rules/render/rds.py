@@ -24,11 +24,12 @@ from importlib import resources
 from typing import Any
 
 from rules.current.rds_parameters import RdsParameter, kept_for, read_engine_defaults
+from rules.inputs.enums import Flavor
 from rules.inputs.errors import OutputRefused, ProfileError
-from rules.inputs.version import parse_version
+from rules.inputs.profile import Server
 from rules.output.result import Result, Setting
-from rules.render.deploy import deploy_header, deploy_settings, server_flavor
-from rules.render.memory_share import BUFFER_POOL, pool_fraction, ram_bytes
+from rules.render.deploy import deploy_header, deploy_settings
+from rules.render.memory_share import BUFFER_POOL, pool_fraction
 from rules.render.mycnf import comment, one_line, server_value, variable_name
 
 # ModifyDBParameterGroup takes at most 20 parameters per request (RDS API Reference,
@@ -58,14 +59,10 @@ class ParameterGroup:
     header: tuple[str, ...]
 
 
-def rds_family(inputs: Mapping[str, object]) -> str:
+def rds_family(server: Server) -> str:
     """The parameter group family RDS runs the profile's server as (Percona runs as MySQL)."""
-    flavor, text = server_flavor(inputs)
-    version = parse_version(text)
-    if version is None or flavor not in ("mysql", "percona", "mariadb"):
-        raise OutputRefused(f"RDS has no parameter group family for {flavor} {text}".rstrip())
-    engine = "mariadb" if flavor == "mariadb" else "mysql"
-    return f"{engine}{version.major}.{version.minor}"
+    engine = "mariadb" if server.flavor is Flavor.MARIADB else "mysql"
+    return f"{engine}{server.version.major}.{server.version.minor}"
 
 
 @functools.cache
@@ -89,7 +86,7 @@ def with_rds_parameters(result: Result, raw: object, *, field_path: str) -> Resu
     the id is derived again over the rows kept: the same profile with another list (or none) is
     another result, and a permalink's RDS export never changes under it."""
     try:
-        family = rds_family(result.inputs)
+        family = rds_family(result.profile.server)
     except OutputRefused as refused:
         raise ProfileError({field_path: [f"RDS cannot run this server: {refused}"]}) from None
     known = read_engine_defaults(raw, family=family, field_path=field_path)
@@ -122,7 +119,7 @@ def parameter_group(
 ) -> ParameterGroup:
     """The parameter group for `result`: what is set, what RDS manages, and the header."""
     settings = deploy_settings(result)
-    family = rds_family(result.inputs)
+    family = rds_family(result.profile.server)
     known = parameters
     kept = result.rds_parameters
     if known is None and kept is not None and kept.family == family:
@@ -144,7 +141,7 @@ def parameter_group(
     group_name = f"innodb-io-advisor-{result.id[:12].lower()}"
     if GROUP_NAME.match(group_name) is None:
         group_name = "innodb-io-advisor"
-    flavor, _ = server_flavor(result.inputs)
+    flavor = result.profile.server.flavor
     notes = [HOST_NOTE]
     if flavor == "percona":
         notes.append("RDS runs MySQL Community Server, not Percona Server: checked as MySQL.")
@@ -159,7 +156,11 @@ def parameter_group(
 
 def _entry(result: Result, setting: Setting, parameter: RdsParameter) -> Entry:
     method = "immediate" if parameter.apply_type == "dynamic" else "pending-reboot"
-    share = pool_fraction(result, ram_bytes(result)) if setting.name == BUFFER_POOL else None
+    share = (
+        pool_fraction(result, result.profile.hardware.ram_bytes)
+        if setting.name == BUFFER_POOL
+        else None
+    )
     if share is not None:
         value = f"{{DBInstanceClassMemory*{share[0]}/{share[1]}}}"
     else:

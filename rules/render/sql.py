@@ -8,10 +8,9 @@ Part 2, at the next restart: `SET PERSIST_ONLY` on 8.0+ (MySQL 8.0 Reference Man
 5.7 and MariaDB. `rules.reference.apply.apply_groups` decides the parts and the order.
 """
 
-from collections.abc import Mapping
-
+from rules.inputs.enums import Flavor
 from rules.inputs.errors import OutputRefused
-from rules.inputs.version import parse_version
+from rules.inputs.profile import Server
 from rules.output.result import Result, Setting
 from rules.reference.apply import apply_groups
 from rules.render.mycnf import (
@@ -39,7 +38,7 @@ def render_sql(result: Result, *, base_url: str = "") -> str:
     if result.output_refused is not None:
         raise OutputRefused(result.output_refused)
     settings = server_settings(result)
-    persist = uses_set_persist(result.inputs)
+    persist = uses_set_persist(result.profile.server)
     header = [
         *header_lines(result, "SQL for a running server", base_url=base_url),
         *(f"Warning: {warning}" for warning in result.warnings),
@@ -48,7 +47,7 @@ def render_sql(result: Result, *, base_url: str = "") -> str:
         *(_PERSIST_NOTE if persist else _GLOBAL_NOTE),
     ]
     lines = [comment("--", line) for line in header]
-    now, restart = apply_groups(settings, result.inputs)
+    now, restart = apply_groups(settings, result.profile)
     lines += ["", NOW_TITLE + (" (SET PERSIST also keeps it):" if persist else " (SET GLOBAL):")]
     for setting in now:
         lines += [
@@ -97,14 +96,9 @@ def _verb(setting: Setting, *, persist: bool) -> str:
     return "SET PERSIST" if persist else "SET GLOBAL"
 
 
-def uses_set_persist(inputs: Mapping[str, object]) -> bool:
+def uses_set_persist(server: Server) -> bool:
     """True for MySQL and Percona Server 8.0 and later, which have SET PERSIST."""
-    server = inputs.get("server")
-    if not isinstance(server, Mapping):
-        return False
-    flavor, text = server.get("flavor"), server.get("version")
-    version = parse_version(text) if isinstance(text, str) else None
-    return flavor in ("mysql", "percona") and version is not None and version.major >= 8
+    return server.flavor in (Flavor.MYSQL, Flavor.PERCONA) and server.version.major >= 8
 
 
 def sql_literal(setting: Setting) -> str:

@@ -36,9 +36,9 @@ def test_a_valid_report_is_echoed_and_changes_no_recommendation(report: dict[str
     reported = recommend(parse_profile({**raw_profile(), **report}))
     assert reported.settings == plain.settings
     assert reported.os == plain.os
-    assert reported.inputs["probe"] == {"version": report["probe"]["version"].strip()}
-    assert set(reported.inputs.get("provenance", {})) == set(report["provenance"])
-    assert reported.inputs.get("undetected", []) == [u.strip() for u in report["undetected"]]
+    assert reported.profile.raw["probe"] == {"version": report["probe"]["version"].strip()}
+    assert set(reported.profile.raw.get("provenance", {})) == set(report["provenance"])
+    assert reported.profile.raw.get("undetected", []) == [u.strip() for u in report["undetected"]]
 
 
 hostile = st.one_of(

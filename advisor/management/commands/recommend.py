@@ -1,7 +1,9 @@
-"""`python manage.py recommend FILE|- --format FORMAT [--revert] [--rds-parameters FILE]`: print
+"""`python manage.py recommend FILE|- --format FORMAT [--revert] [--rds-parameters FILE]
+[--lab-results FILE]`: print
 one export (any of `rules.render.FORMATS`: json, mycnf, sql, udev, sysctl, ansible, k8s-percona,
 rds-json, ...), or with --revert its twin that sets the profile's current configuration back.
-The RDS exports read the user's `aws rds describe-engine-default-parameters` output."""
+The RDS exports read the user's `aws rds describe-engine-default-parameters` output; --lab-results
+sets the profile's workload.lab_results from the lab's JSON lines (docs/lab.md)."""
 
 import json
 import os
@@ -13,6 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from advisor.recommendations.services import recommendation_compute
 from rules.inputs.errors import NothingToRevert, OutputRefused, ProfileError
+from rules.inputs.lab_results import MAX_LAB_TEXT_BYTES, LabTextError, decode_lab_text
 from rules.inputs.validation import parse_profile
 from rules.inputs.version import SUPPORTED_RANGE_TEXT
 from rules.render import BY_NAME, FORMATS, render, render_revert
@@ -20,6 +23,7 @@ from rules.render import BY_NAME, FORMATS, render, render_revert
 MAX_PROFILE_BYTES = 4_000_000
 BAD_INPUT = 2
 RDS_OPTION = "--rds-parameters"
+LAB_OPTION = "--lab-results"
 
 
 class Command(BaseCommand):
@@ -49,6 +53,13 @@ class Command(BaseCommand):
             "--db-parameter-group-family FAMILY --output json, the parameters RDS lets you change",
         )
         parser.add_argument(
+            LAB_OPTION,
+            metavar="FILE",
+            help="throughput measured on this host: the JSON lines python3 -m lab wrote (or a "
+            "JSON list of {configuration, throughput}); sets workload.lab_results, and the "
+            "estimate is anchored on them",
+        )
+        parser.add_argument(
             "--revert",
             action="store_true",
             help="print the revert twin: the profile's current values (needs `current`)",
@@ -56,6 +67,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         raw = _decode(_read(options["file"]))
+        if options.get("lab_results") is not None:
+            raw = _with_lab_results(raw, options["lab_results"])
         try:
             profile = parse_profile(raw)
         except ProfileError as problem:
@@ -119,6 +132,24 @@ def profile_problems(problem: ProfileError, what: str = "profile") -> str:
     ]
     noun = "problem" if len(lines) == 1 else "problems"
     return "\n".join([f"{what}: {len(lines)} {noun}:", *lines])
+
+
+def _with_lab_results(raw: object, name: str) -> object:
+    """The profile with workload.lab_results from the lab's JSON lines in file `name`."""
+    data = _read(name, what=LAB_OPTION)
+    if len(data) > MAX_LAB_TEXT_BYTES:
+        message = f"{LAB_OPTION}: {name} is larger than {MAX_LAB_TEXT_BYTES:,} bytes"
+        raise CommandError(message, returncode=BAD_INPUT)
+    if b"\x00" in data:
+        raise CommandError(f"{LAB_OPTION}: this is a binary file", returncode=BAD_INPUT)
+    try:
+        runs = decode_lab_text(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, LabTextError) as problem:
+        reason = "not UTF-8 text" if isinstance(problem, UnicodeDecodeError) else str(problem)
+        raise CommandError(f"{LAB_OPTION}: {reason}", returncode=BAD_INPUT) from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("workload"), dict):
+        return raw  # validation names what is missing
+    return {**raw, "workload": {**raw["workload"], "lab_results": runs}}
 
 
 def _read(name: str, *, what: str = "profile") -> bytes:

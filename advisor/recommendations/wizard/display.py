@@ -3,7 +3,6 @@
 Templates stay free of logic; nothing here computes a recommendation, it only formats one.
 """
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.utils.safestring import SafeString
@@ -11,6 +10,7 @@ from django.utils.safestring import SafeString
 from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
 from calibration.model import BOTTLENECKS
 from rules.inputs.errors import OutputRefused
+from rules.inputs.profile import MeasuredCpu
 from rules.output.result import Change, Effect, Estimates, Evidence, Result, Setting
 from rules.output.revert import can_revert
 from rules.reference.apply import apply_groups
@@ -129,9 +129,9 @@ class SettingGroup:
 
 def setting_groups(result: Result) -> tuple[SettingGroup, ...]:
     """The settings in the SQL export's two parts: now, and at the next restart."""
-    now, restart = apply_groups(result.settings, result.inputs)
+    now, restart = apply_groups(result.settings, result.profile)
     rows = {row.name: row for row in setting_rows(result)}
-    persist = uses_set_persist(result.inputs)
+    persist = uses_set_persist(result.profile.server)
     return (
         SettingGroup(
             "now",
@@ -240,7 +240,7 @@ def interval_meaning(
     estimates: Estimates | None,
     *,
     on_disks: bool = False,
-    measured_cpu: Mapping[str, float] | None = None,
+    measured_cpu: MeasuredCpu | None = None,
     log_flushing: bool = False,
 ) -> list[str]:
     """What the ranges mean, in a sentence each: the interval, why it is wide, the gain, and
@@ -249,7 +249,7 @@ def interval_meaning(
     profile's hardware.measured_cpu; `log_flushing`: the recommendation changes how the logs
     are flushed, so its gain takes that change's wide interval (calibration.gain_interval). An
     estimate outside the published data says which of its inputs put it there
-    (Estimate.outside)."""
+    (Estimate.outside); one cut to its device's ceiling says so (Estimate.capped)."""
     if estimates is None:
         return []
     rec = estimates.recommended
@@ -280,6 +280,9 @@ def interval_meaning(
                 "(the CPU model, exact drives, server build, client settings)"
             )
         lines.append(f"This one is wide (high/low ×{width:.1f}) because {why}.")
+    for label, capped in (("recommended", rec), ("current", estimates.current)):
+        if capped is not None and capped.capped:  # the device's ceiling cut it (issue #42)
+            lines.append(f"The {label} range is {capped.capped}.")
     gain = estimates.gain
     if gain is not None and log_flushing:
         lines.append(
@@ -298,8 +301,8 @@ def interval_meaning(
         )
     if measured_cpu is not None:
         lines.append(
-            f"The CPU's speed comes from the {measured_cpu['point_select_qps']:g} point selects/s "
-            f"you measured at {measured_cpu['threads']:g} threads: the model is set to give "
+            f"The CPU's speed comes from the {measured_cpu.point_select_qps:g} point selects/s "
+            f"you measured at {measured_cpu.threads:g} threads: the model is set to give "
             "exactly that rate for that run, instead of assuming a typical core of today."
         )
     elif rec.bottleneck == CPU_BOUND:
@@ -315,4 +318,6 @@ def interval_meaning(
             f"Anchored on the {estimates.measured:g} {rec.unit} you measured today: the "
             f"recommended range is that figure times the gain, {rec.low:g} to {rec.high:g}."
         )
+    if estimates.anchor is not None and estimates.anchor.note:
+        lines.append(estimates.anchor.note)
     return lines

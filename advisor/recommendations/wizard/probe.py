@@ -28,6 +28,7 @@ from advisor.recommendations.wizard.steps import (
 from rules.current.reduce import paste_text
 from rules.inputs.errors import ProfileError
 from rules.inputs.field_table import REPORT_SECTIONS
+from rules.inputs.profile import Profile
 from rules.inputs.validation import parse_profile
 
 SESSION_KEY = "wizard_probe"
@@ -185,19 +186,15 @@ class ReportRow:
     mark: Mark
 
 
-def report_rows(inputs: Mapping[str, Any]) -> tuple[str, tuple[ReportRow, ...], tuple[str, ...]]:
+def report_rows(profile: Profile) -> tuple[str, tuple[ReportRow, ...], tuple[str, ...]]:
     """A stored result's probe report for its page: (probe version, provenance rows, what the
     probe could not detect); empty when the inputs came from no probe."""
-    probe = inputs.get("probe")
-    version = str(probe.get("version", "")) if isinstance(probe, Mapping) else ""
-    provenance = inputs.get("provenance")
+    version = profile.probe.version if profile.probe is not None else ""
     rows: list[ReportRow] = []
-    if isinstance(provenance, Mapping):
-        for path, entry in provenance.items():
-            if isinstance(entry, Mapping):
-                spec = WIZARD_BY_PATH.get(str(path))
-                label = spec.label if spec is not None else str(path)
-                rows.append(ReportRow(label, str(path), _mark(entry)))
-    found = inputs.get("undetected")
-    missing = tuple(str(item) for item in found) if isinstance(found, list) else ()
-    return version, tuple(rows), missing
+    for given in profile.provenance:
+        spec = WIZARD_BY_PATH.get(given.path)
+        label = spec.label if spec is not None else given.path
+        source = given.source.value
+        mark = Mark(source, given.origin, SOURCE_LABELS.get(source, source))
+        rows.append(ReportRow(label, given.path, mark))
+    return version, tuple(rows), profile.undetected

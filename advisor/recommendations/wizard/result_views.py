@@ -1,5 +1,10 @@
 """The result at its permalink, its downloads, the what-if comparison and the bibliography."""
 
+import functools
+import json
+from collections.abc import Callable
+from typing import Concatenate
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -9,12 +14,13 @@ from django.views.decorators.http import require_GET, require_POST
 from advisor.models import Recommendation
 from advisor.page_limits import get_cost, limited_by, page_limited
 from advisor.recommendations.services import (
+    RecommendationOutdated,
     recommendation_compute,
     recommendation_create,
     recommendation_get,
     recommendation_store,
 )
-from advisor.recommendations.wizard import rds_list
+from advisor.recommendations.wizard import lab_form, rds_list
 from advisor.recommendations.wizard.display import (
     Export,
     estimate_bars,
@@ -33,6 +39,7 @@ from advisor.recommendations.wizard.whatif import compare, variants
 from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
 from rules.current.binlog import binary_log_on
 from rules.inputs.echo import profile_from_echo
+from rules.inputs.enums import Media
 from rules.inputs.errors import OutputRefused, ProfileError
 from rules.inputs.validation import parse_profile
 from rules.output.result import Change, Result, Setting
@@ -51,9 +58,45 @@ from rules.render import (
 RDS_JSON = "rds-json"
 MAX_PROBLEMS_SHOWN = 20  # a list of 5,000 bad rows names each; the first few say what is wrong
 
+ResultView = Callable[Concatenate[HttpRequest, str, ...], HttpResponse]
+
+
+def shows_outdated(status: int) -> Callable[[ResultView], ResultView]:
+    """A stored result whose inputs this version no longer accepts is shown as it was stored,
+    with a note saying why nothing else can be done with it (`status`: 200 for its page, 409
+    for a download or an action that needs the inputs)."""
+
+    def decorate(view: ResultView) -> ResultView:
+        @functools.wraps(view)
+        def wrapped(
+            request: HttpRequest, recommendation_id: str, *args: object, **kwargs: object
+        ) -> HttpResponse:
+            try:
+                return view(request, recommendation_id, *args, **kwargs)
+            except RecommendationOutdated as outdated:
+                return _outdated_page(request, outdated, status)
+
+        return wrapped
+
+    return decorate
+
+
+def _outdated_page(
+    request: HttpRequest, outdated: RecommendationOutdated, status: int
+) -> TemplateResponse:
+    stored = outdated.stored
+    context = {
+        "stored": stored,
+        "result": stored.result,
+        "problems": outdated.problems,
+        "inputs_text": json.dumps(stored.profile, indent=2, ensure_ascii=False),
+    }
+    return TemplateResponse(request, "recommendations/outdated.html", context, status=status)
+
 
 @require_GET
 @limited_by(get_cost)
+@shows_outdated(200)
 def result_page(request: HttpRequest, recommendation_id: str) -> TemplateResponse:
     result = _stored(recommendation_id)
     offered, comparison = compare(result, request.GET.get("whatif", ""), recommendation_compute)
@@ -71,24 +114,25 @@ def _full_page(
     title = "Estimated throughput of the reference benchmark"
     files = exports(result, base_url=_base_url(request))
     context |= {
-        "summary": machine_summary(draft_from_profile(result.inputs)),
+        "summary": machine_summary(draft_from_profile(result.profile.raw)),
         "setting_groups": setting_groups(result),
-        "has_current": result.inputs.get("current") is not None,
+        "has_current": result.profile.current is not None,
         "can_revert": can_revert(result),
         "os_items": os_rows(result),
         "exports": files,
         "rds_list_fmt": _rds_list_fmt(files),
         "rds_list_max_kib": rds_list.MAX_LIST_BYTES // 1024,
+        "lab_max_kib": lab_form.MAX_TEXT_BYTES // 1024,
         "estimate": estimate_panel(estimate_bars(result.estimate), chart_id="chart", title=title),
         "interval_meaning": interval_meaning(
             result.estimate,
             on_disks=_on_disks(result),
-            measured_cpu=_measured_cpu(result),
+            measured_cpu=result.profile.hardware.measured_cpu,
             log_flushing=_changes_log_flushing(result),
         ),
         "permalink": _base_url(request) + result.permalink,
         "probe": dict(
-            zip(("version", "rows", "undetected"), report_rows(result.inputs), strict=True)
+            zip(("version", "rows", "undetected"), report_rows(result.profile), strict=True)
         ),
     }
     return TemplateResponse(request, "recommendations/result.html", context, status=status)
@@ -101,31 +145,16 @@ def _rds_list_fmt(files: tuple[Export, ...]) -> str:
     return RDS_JSON if RDS_JSON in wanting else ""
 
 
-def _hardware(result: Result) -> dict[str, object]:
-    """The stored profile's hardware section, as the engine read it (empty when absent)."""
-    hardware = result.inputs.get("hardware")
-    return hardware if isinstance(hardware, dict) else {}
-
-
 def _on_disks(result: Result) -> bool:
     """Whether the stored profile's storage is spinning disks."""
-    storage = _hardware(result).get("storage")
-    return isinstance(storage, dict) and storage.get("media") == "hdd"
-
-
-def _measured_cpu(result: Result) -> dict[str, float] | None:
-    """The stored profile's hardware.measured_cpu, or None."""
-    measured = _hardware(result).get("measured_cpu")
-    return measured if isinstance(measured, dict) else None
+    return result.profile.hardware.storage.media is Media.HDD
 
 
 def _changes_log_flushing(result: Result) -> bool:
     """Does the recommendation change how the logs are flushed, against the pasted value or,
     where none was pasted, the version's default (as the estimator's baseline does)?"""
     changed = [s.name for s in result.settings if _differs(s)]
-    binlog = BINLOG_SYNC_SETTING in changed and binary_log_on(
-        parse_profile(profile_from_echo(result.inputs))
-    )
+    binlog = BINLOG_SYNC_SETTING in changed and binary_log_on(result.profile)
     return change_on_sync_path(changed, binlog=binlog)
 
 
@@ -137,6 +166,7 @@ def _differs(setting: Setting) -> bool:
 
 @require_GET
 @limited_by(get_cost)
+@shows_outdated(409)
 def result_download(
     request: HttpRequest, recommendation_id: str, fmt: str, revert: bool = False
 ) -> HttpResponse:
@@ -165,15 +195,17 @@ def result_download(
 
 @require_POST
 @page_limited
+@shows_outdated(409)
 def result_edit(request: HttpRequest, recommendation_id: str) -> HttpResponse:
     """Open the wizard filled with this result's inputs."""
     result = _stored(recommendation_id)
-    draft_save(request.session, draft_from_profile(result.inputs))
+    draft_save(request.session, draft_from_profile(result.profile.raw))
     return redirect("wizard-step", step=STEPS[0].slug)
 
 
 @require_POST
 @page_limited
+@shows_outdated(409)
 def whatif_save(request: HttpRequest, recommendation_id: str) -> HttpResponse:
     """Store the what-if variant as a result of its own, with its own permalink."""
     result = _stored(recommendation_id)
@@ -185,6 +217,7 @@ def whatif_save(request: HttpRequest, recommendation_id: str) -> HttpResponse:
 
 @require_POST
 @page_limited
+@shows_outdated(409)
 def result_rds_list(request: HttpRequest, recommendation_id: str) -> HttpResponse:
     """This result again with the user's RDS parameter list kept (rules.render.rds): stored
     under its own permalink, where the RDS files are written; a list that is not the command's
@@ -192,9 +225,8 @@ def result_rds_list(request: HttpRequest, recommendation_id: str) -> HttpRespons
     result = _stored(recommendation_id)
     try:
         document = rds_list.read_list(rds_list.POSTED.text(request.POST, request.FILES))
-        profile = parse_profile(profile_from_echo(result.inputs))
         kept = recommendation_compute(
-            profile=profile, rds_parameters=document, rds_field=rds_list.RDS_FIELD
+            profile=result.profile, rds_parameters=document, rds_field=rds_list.RDS_FIELD
         )
     except PostedRefused as refused:
         return _refused_list(request, result, [str(refused)])
@@ -202,6 +234,34 @@ def result_rds_list(request: HttpRequest, recommendation_id: str) -> HttpRespons
         return _refused_list(request, result, problem.lines())
     recommendation_store(result=kept)
     return redirect(kept.permalink)
+
+
+@require_POST
+@page_limited
+@shows_outdated(409)
+def result_lab(request: HttpRequest, recommendation_id: str) -> HttpResponse:
+    """This result again with the user's lab results as workload.lab_results: a new result,
+    its estimate anchored on them, under its own permalink; text that is not lab results shows
+    the result page again with the problems, 400."""
+    result = _stored(recommendation_id)
+    try:
+        text = lab_form.POSTED.text(request.POST, request.FILES)
+        raw = lab_form.with_lab_results(profile_from_echo(result.profile.raw), text)
+        anchored = recommendation_create(profile=parse_profile(raw))
+    except PostedRefused as refused:
+        return _refused_lab(request, result, [str(refused)])
+    except ProfileError as problem:
+        return _refused_lab(request, result, problem.lines())
+    return redirect(anchored.permalink)
+
+
+def _refused_lab(request: HttpRequest, result: Result, problems: list[str]) -> TemplateResponse:
+    pasted = request.POST.get(lab_form.PASTE, "")
+    keep = pasted if isinstance(pasted, str) and len(pasted) <= lab_form.MAX_TEXT_BYTES else ""
+    offered, comparison = compare(result, "", recommendation_compute)
+    context: dict[str, object] = {"result": result, "whatifs": offered, "comparison": comparison}
+    context |= {"lab_problems": problems[:MAX_PROBLEMS_SHOWN], "lab_text": keep}
+    return _full_page(request, result, context, status=400)
 
 
 def _refused_list(request: HttpRequest, result: Result, problems: list[str]) -> TemplateResponse:

@@ -78,7 +78,10 @@ def _step_of(path: str) -> str:
 
 # The fields the steps ask for: every field of the schema but a probe's report about itself
 # (probe, provenance, undetected), which only a probe's document brings (see `probe_report`).
-WIZARD_FIELDS: tuple[FieldSpec, ...] = tuple(s for s in FIELDS if s.path not in REPORT_PATHS)
+# Lab results come from the result page's own form (wizard/lab_form.py), not from a step.
+WIZARD_FIELDS: tuple[FieldSpec, ...] = tuple(
+    s for s in FIELDS if s.path not in REPORT_PATHS and s.kind is not Kind.LAB_RESULTS
+)
 WIZARD_BY_PATH: dict[str, FieldSpec] = {spec.path: spec for spec in WIZARD_FIELDS}
 
 

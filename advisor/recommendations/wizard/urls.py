@@ -41,5 +41,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("r/<result_id:recommendation_id>/edit/", result_views.result_edit, name="result-edit"),
     path("r/<result_id:recommendation_id>/what-if/", result_views.whatif_save, name="whatif-save"),
     path("r/<result_id:recommendation_id>/rds/", result_views.result_rds_list, name="result-rds"),
+    path("r/<result_id:recommendation_id>/lab/", result_views.result_lab, name="result-lab"),
     path("sources/", result_views.sources_page, name="sources"),
 ]

@@ -7,16 +7,17 @@ comparison shows what the hardware change does and nothing else.
 """
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from advisor.recommendations.wizard.chart import Bar, number
 from advisor.recommendations.wizard.display import EstimatePanel, estimate_panel
-from rules.inputs.echo import profile_from_echo as profile_of
+from rules.inputs.echo import profile_from_echo
+from rules.inputs.enums import Media, RaidLevel
 from rules.inputs.errors import ProfileError
 from rules.inputs.field_table import FIELDS_BY_PATH
-from rules.inputs.profile import Profile
+from rules.inputs.profile import Profile, Storage
 from rules.inputs.validation import parse_profile
 from rules.output.result import Result
 from rules.render.mycnf import config_value
@@ -55,31 +56,31 @@ _STORAGE = "hardware.storage."
 VOID_MEASUREMENT = {_STORAGE + "measured_iops": None}  # fio figures of the old disks
 
 
-def _bbu(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
-    if storage.get("controller_cache") == "write_back_bbu" or storage.get("media") == "network_ssd":
+def _bbu(storage: Storage, ram_gb: float) -> Option | None:
+    if storage.has_protected_write_cache or storage.media is Media.NETWORK_SSD:
         return None  # already there, or a network volume: no RAID controller of ours
     changes = {**VOID_MEASUREMENT, _STORAGE + "controller_cache": "write_back_bbu"}
     return "Add a battery-backed cache", "With BBU cache", changes
 
 
-def _raid10(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
-    level, count = storage.get("raid_level"), storage.get("device_count") or 0
-    if level in ("raid10", "none") or count < 2:
+def _raid10(storage: Storage, ram_gb: float) -> Option | None:
+    level, count = storage.raid_level, storage.device_count
+    if level in (RaidLevel.RAID10, RaidLevel.NONE) or count < 2:
         return None
     even = count + count % 2
-    label = f"RAID10 instead of {str(level).upper()}" + (f" ({even} devices)" * (even != count))
+    label = f"RAID10 instead of {level.value.upper()}" + (f" ({even} devices)" * (even != count))
     changes = {_STORAGE + "raid_level": "raid10", _STORAGE + "device_count": even}
     return label, "RAID10", {**VOID_MEASUREMENT, **changes}
 
 
-def _ssd(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
-    if storage.get("media") != "hdd":
+def _ssd(storage: Storage, ram_gb: float) -> Option | None:
+    if storage.media is not Media.HDD:
         return None
     changes = {_STORAGE + "media": "sata_ssd", _STORAGE + "rpm": None}
     return "SSD instead of HDD", "SATA SSD", {**VOID_MEASUREMENT, **changes}
 
 
-def _ram(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
+def _ram(storage: Storage, ram_gb: float) -> Option | None:
     if not 0 < ram_gb * 2 <= MAX_RAM_GB:
         return None
     return (
@@ -89,7 +90,7 @@ def _ram(storage: Mapping[str, Any], ram_gb: float) -> Option | None:
     )
 
 
-OPTIONS: dict[str, Callable[[Mapping[str, Any], float], Option | None]] = {
+OPTIONS: dict[str, Callable[[Storage, float], Option | None]] = {
     "bbu": _bbu,
     "raid10": _raid10,
     "ssd": _ssd,
@@ -98,10 +99,15 @@ OPTIONS: dict[str, Callable[[Mapping[str, Any], float], Option | None]] = {
 
 
 def variants(result: Result) -> tuple[Variant, ...]:
-    raw = profile_of(result.inputs)
+    """The options that apply to the result's machine, each a profile validated again: its
+    inputs as given (`profile_from_echo` of the profile's echo) with the option's changes."""
+    hardware = result.profile.hardware
+    offers = {slug: option(hardware.storage, hardware.ram_gb) for slug, option in OPTIONS.items()}
+    if not any(offers.values()):
+        return ()
+    raw = profile_from_echo(result.profile.raw)
     found = []
-    for slug, option in OPTIONS.items():
-        offer = option(raw["hardware"]["storage"], raw["hardware"].get("ram_gb") or 0)
+    for slug, offer in offers.items():
         if offer is None:
             continue
         label, short, changes = offer
@@ -127,7 +133,7 @@ def compare(
     chosen = next((v for v in offered if v.slug == slug), None)
     if chosen is None:
         return offered, None
-    base = compute(profile=parse_profile(profile_of(result.inputs)))
+    base = compute(profile=result.profile)
     other = compute(profile=chosen.profile)
     before = {s.name: config_value(s) for s in base.settings}
     after = {s.name: config_value(s) for s in other.settings}

@@ -64,7 +64,7 @@ def test_the_schema_is_openapi_3_with_every_endpoint(client):
     yaml_answer = detail["responses"]["200"]["content"]["application/yaml"]["schema"]
     # YAML answers the document of each YAML export (a client parses it), not a string
     assert yaml_answer == {"oneOf": list(YAML_EXPORTS.values())}
-    assert schema["info"]["version"] == "2.4"
+    assert schema["info"]["version"] == "2.5"
 
 
 def test_the_schema_documents_revert_on_every_export_and_the_check(client):

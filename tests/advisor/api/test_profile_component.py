@@ -55,6 +55,11 @@ def test_each_field_has_the_tables_type_range_choices_and_requiredness(spec: Fie
         assert entry["properties"]["source"]["enum"] == list(spec.choices)
         assert entry["properties"]["from"]["maxLength"] == spec.max_length
         assert field["maxProperties"] == spec.max_items
+    elif spec.kind is Kind.LAB_RESULTS:
+        assert (field["type"], field["maxItems"]) == ("array", spec.max_items)
+        plain, record = field["items"]["oneOf"]
+        assert plain["required"] == ["configuration", "throughput"]
+        assert record["properties"]["record"]["enum"] == ["innodb-io-advisor lab run"]
     elif spec.kind is Kind.TEXT_LIST:
         assert (field["maxItems"], field["items"]["maxLength"]) == (spec.max_items, spec.max_length)
     elif spec.kind is Kind.CHOICE:

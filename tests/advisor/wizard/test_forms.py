@@ -8,8 +8,13 @@ from advisor.recommendations.wizard.steps import STEPS, STEPS_BY_SLUG, draft_ini
 from rules.inputs.field_table import FIELDS as ALL_FIELDS
 from rules.inputs.field_table import MAX_CURRENT_TEXT_BYTES, REPORT_PATHS, Kind
 
-# A probe's report (provenance, ...) comes only with a probe's document, not from a form.
-FIELDS = [spec for spec in ALL_FIELDS if spec.path not in REPORT_PATHS]
+# A probe's report (provenance, ...) comes only with a probe's document, not from a form; lab
+# results from the result page's own form (test_lab_form.py).
+FIELDS = [
+    spec
+    for spec in ALL_FIELDS
+    if spec.path not in REPORT_PATHS and spec.kind is not Kind.LAB_RESULTS
+]
 
 
 def form_for(slug: str, **errors: list[str]) -> StepForm:

@@ -163,7 +163,7 @@ def test_no_form_where_a_list_would_not_lift_the_refusal(client: Client) -> None
     result = refused_result()
     Recommendation.objects.create(
         id=result.id,
-        profile=result.inputs,
+        profile=result.profile.raw,
         result=result_to_dict(result),
         ruleset_version=result.ruleset_version,
         calibration_version="",

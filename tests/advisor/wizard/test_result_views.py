@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 def store(result) -> str:
     Recommendation.objects.create(
         id=result.id,
-        profile=result.inputs,
+        profile=result.profile.raw,
         result=result_to_dict(result),
         ruleset_version=result.ruleset_version,
         calibration_version=result.calibration_version or "",
@@ -132,6 +132,44 @@ def test_the_page_shows_what_was_stored_even_after_the_rules_change(client):
     html = client.get(result.permalink).content.decode()
     assert "<code>1234</code>" in html
     assert "Ruleset 2001.1" in html
+
+
+def _stored_by_an_earlier_version(client) -> str:
+    """A real row of the wizard's example profile, its stored inputs changed as an earlier
+    version could have let them through (RAM below today's 0.5 GB minimum)."""
+    permalink = complete_wizard(client)
+    stored = Recommendation.objects.get(id=permalink.strip("/").split("/")[-1])
+    stored.result["inputs"]["hardware"]["ram_gb"] = 0.25
+    stored.profile["hardware"]["ram_gb"] = 0.25
+    stored.result["ruleset_version"] = "2001.1"
+    stored.save()
+    return permalink
+
+
+def test_a_result_whose_inputs_no_longer_validate_shows_its_stored_values_and_why(client):
+    permalink = _stored_by_an_earlier_version(client)
+    stored = Recommendation.objects.get(id=permalink.strip("/").split("/")[-1])
+    response = client.get(permalink)
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert "computed by an earlier version of the advisor (ruleset 2001.1)" in page
+    assert "hardware.ram_gb" in page  # today's problem, named
+    assert "cannot be rendered in full" in page
+    for setting in stored.result["settings"]:
+        assert f"<code>{setting['name']}</code>" in page
+        assert f"<code>{setting['display']}</code>" in page
+    assert '"ram_gb": 0.25' in page  # the inputs as stored
+
+
+def test_a_result_whose_inputs_no_longer_validate_has_no_downloads_or_edits(client):
+    permalink = _stored_by_an_earlier_version(client)
+    assert client.get(f"{permalink}download/mycnf").status_code == 409
+    assert client.post(f"{permalink}edit/").status_code == 409
+    answer = client.get(f"/api/v1/recommendations/{permalink.strip('/').split('/')[-1]}")
+    assert answer.status_code == 422
+    body = answer.json()
+    assert "earlier version" in body["message"]
+    assert any("ram_gb" in problem for problem in body["errors"]["inputs"])
 
 
 def test_an_unknown_permalink_gets_the_404_page(client):
@@ -336,8 +374,10 @@ def test_a_wide_interval_on_spinning_disks_says_why_disks_are_wide(client):
         profile = json.loads(json.dumps(EXAMPLE_PROFILE))
         profile["hardware"]["storage"] = storage
         profile["workload"]["kind"] = "update_heavy"
+        profile["workload"]["data_size_gb"] = 20  # cached: no device ceiling cuts the range
         result = recommendation_create(profile=parse_profile(profile))
         assert result.estimate is not None
+        assert not result.estimate.recommended.capped
         page = html.unescape(client.get(result.permalink).content.decode())
         said[media] = "published results on spinning disks missed by more" in page
         if media == "hdd":
@@ -358,6 +398,35 @@ def test_a_setting_without_an_estimated_effect_says_why(client):
     assert threads.effect is None
     html = client.get(result.permalink).content.decode()
     assert "not estimated: no published result we use shows an effect of the IO thread" in html
+
+
+def test_a_change_the_model_cannot_price_and_a_capped_range_say_why_on_the_page(client):
+    """Issue #42's server: point selects at 81% misses with trx_commit 2 -> 1 today. The page
+    says why that change has no estimate (point selects write nothing) rather than +0%, and
+    that the recommended range ends where the device's time is full."""
+    from advisor.recommendations.services import recommendation_create
+    from rules.inputs.examples import raw_profile
+    from rules.inputs.validation import parse_profile
+
+    raw = raw_profile(
+        **{
+            "hardware.ram_gb": 480,
+            "hardware.cpu_cores": 32,
+            "hardware.storage": {"media": "sata_ssd", "device_count": 1, "raid_level": "none"},
+            "workload.kind": "read_mostly",
+            "workload.data_size_gb": 2000,
+        },
+        current={"variables": {"innodb_flush_log_at_trx_commit": "2"}},
+    )
+    result = recommendation_create(profile=parse_profile(raw))
+    trx_commit = result.setting("innodb_flush_log_at_trx_commit")
+    assert trx_commit is not None
+    assert trx_commit.effect is None
+    assert result.estimate is not None
+    assert result.estimate.recommended.capped
+    page = html.unescape(client.get(result.permalink).content.decode())
+    assert f"not estimated: {trx_commit.effect_note}" in page
+    assert f"The recommended range is {result.estimate.recommended.capped}." in page
 
 
 def test_the_settings_are_grouped_now_and_at_the_next_restart_as_in_the_sql(client):

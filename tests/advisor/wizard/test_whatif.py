@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from advisor.recommendations.wizard.presets import PRESETS_BY_SLUG
-from advisor.recommendations.wizard.whatif import compare, profile_of, variants
+from advisor.recommendations.wizard.whatif import compare, variants
 from rules.engine import recommend
+from rules.inputs.echo import profile_from_echo as profile_of
 from rules.inputs.validation import parse_profile
 from rules.output.result import Estimate, Estimates
 from tests.rules.render.fixtures import mysql80_result
@@ -59,7 +60,7 @@ def test_twice_the_ram_stops_at_the_schemas_maximum():
 
 
 def test_an_echoed_current_config_is_given_back_as_variables():
-    raw = profile_of(mysql80_result().inputs)
+    raw = profile_of(mysql80_result().profile.raw)
     assert raw["current"] == {"variables": {"innodb_io_capacity": "200"}}
     assert parse_profile(raw).current.variables == {"innodb_io_capacity": "200"}
 

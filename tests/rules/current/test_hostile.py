@@ -110,7 +110,7 @@ def test_a_pasted_credential_is_never_kept_nor_echoed(form: str) -> None:
     dropped = [w for w in result.warnings if "dropped and are not stored" in w]
     assert dropped, result.warnings
     assert "wsrep_sst_auth" in dropped[0]
-    assert result.inputs["current"]["dropped_variables"] == profile.current.dropped  # type: ignore[index]
+    assert result.profile.raw["current"]["dropped_variables"] == profile.current.dropped  # type: ignore[index]
 
 
 @pytest.mark.parametrize(
@@ -236,7 +236,7 @@ def test_a_paste_with_skipped_lines_never_shares_an_id_with_one_without() -> Non
     prompted = "root@db1:~# mysql -uroot -pS3cretPw -e 'SHOW GLOBAL VARIABLES'\n" + clean
     first = recommend(parse_profile(raw_profile(current={"mycnf": prompted})))
     second = recommend(parse_profile(raw_profile(current={"mycnf": clean})))
-    assert first.inputs == second.inputs  # the same kept inputs...
+    assert first.profile.raw == second.profile.raw  # the same kept inputs...
     assert first.id != second.id  # ...but not the same result
     assert any("before the first section" in warning for warning in first.warnings)
     assert not any("before the first section" in warning for warning in second.warnings)

@@ -51,6 +51,7 @@ def test_the_sections_and_their_keys_come_from_the_dataclasses() -> None:
             "durability",
             "recovery_target_minutes",
             "measured_throughput",
+            "lab_results",
         ),
         "options": ("include_defaults",),
         "probe": ("version",),

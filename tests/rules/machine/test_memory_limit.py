@@ -48,7 +48,7 @@ def test_a_limit_at_or_above_ram_changes_nothing_but_the_echo(ram, extra):
     limited = recommend(profile(**{"hardware.ram_gb": ram, "hardware.memory_limit_gb": limit}))
     plain = recommend(profile(**{"hardware.ram_gb": ram}))
     assert limited.settings == plain.settings
-    assert limited.inputs["hardware"]["memory_limit_gb"] == limit  # type: ignore[index]
+    assert limited.profile.raw["hardware"]["memory_limit_gb"] == limit  # type: ignore[index]
 
 
 def test_the_budget_and_the_explanation_use_the_limit() -> None:

@@ -101,7 +101,7 @@ def _capacity_order(current: dict[str, str] | None, version: str = "8.4.3") -> l
     if current is not None:
         raw["current"] = {"variables": current}
     result = recommend(parse_profile(raw))
-    now, _restart = apply_groups(result.settings, result.inputs)
+    now, _restart = apply_groups(result.settings, result.profile)
     return [s.name for s in now if s.name.startswith("innodb_io_capacity")]
 
 
@@ -126,9 +126,9 @@ def test_the_capacity_goes_first_when_the_new_maximum_is_below_what_runs_now() -
 
 def test_the_groups_split_on_the_tag_and_keep_every_setting() -> None:
     result = mariadb_result()
-    now, restart = apply_groups(result.settings, result.inputs)
+    now, restart = apply_groups(result.settings, result.profile)
     assert {s.name for s in now} | {s.name for s in restart} == {s.name for s in result.settings}
     assert all(s.dynamic for s in now)
     assert not any(s.dynamic for s in restart)
     static = tuple(dataclasses.replace(s, dynamic=False) for s in result.settings)
-    assert apply_groups(static, result.inputs)[0] == ()
+    assert apply_groups(static, result.profile)[0] == ()

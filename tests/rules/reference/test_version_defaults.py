@@ -65,8 +65,8 @@ def test_include_defaults_false_echoes_nothing_so_the_permalink_stays() -> None:
     explicit = recommend(parse_profile(_with_options(MYSQL_80, include_defaults=False)))
     asked = recommend(parse_profile(_with_options(MYSQL_80, include_defaults=True)))
     assert plain.id == explicit.id != asked.id
-    assert "options" not in plain.inputs
-    assert asked.inputs["options"] == {"include_defaults": True}
+    assert "options" not in plain.profile.raw
+    assert asked.profile.raw["options"] == {"include_defaults": True}
 
 
 @pytest.mark.parametrize("value", ["yes", 1, None, [True]])

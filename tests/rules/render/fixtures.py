@@ -1,5 +1,7 @@
 """Hand-built results for the renderer tests, so they do not depend on the engine."""
 
+from rules.inputs.profile import Profile
+from rules.inputs.stored import profile_from_stored
 from rules.output.result import (
     Change,
     Effect,
@@ -59,6 +61,17 @@ def inputs(
         },
         "current": current,
     }
+
+
+def profile(
+    flavor: str = "mysql",
+    version: str = "8.0.36",
+    *,
+    current: dict[str, object] | None = None,
+    kernel: str | None = "5.15",
+) -> Profile:
+    """The typed profile behind `inputs(...)`, read as a stored result's inputs are."""
+    return profile_from_stored(inputs(flavor, version, current=current, kernel=kernel))
 
 
 def _setting(
@@ -179,7 +192,7 @@ def mysql80_result() -> Result:
         id="7f3c0a1b2c3d4e5f",
         ruleset_version="2026.1",
         calibration_version="2026.1-118pts",
-        inputs=inputs(current={"origin": "variables", "innodb_io_capacity": "200"}),
+        profile=profile(current={"origin": "variables", "innodb_io_capacity": "200"}),
         settings=settings(),
         os=os_items(),
         estimate=estimates(),
@@ -193,7 +206,7 @@ def mysql57_result() -> Result:
         id="57aa57aa57aa57aa",
         ruleset_version="2026.1",
         calibration_version=None,
-        inputs=inputs("mysql", "5.7.44", kernel=None),
+        profile=profile("mysql", "5.7.44", kernel=None),
         settings=settings(),
         os=os_items()[2:],
         estimate=None,
@@ -206,7 +219,7 @@ def mariadb_result() -> Result:
         id="ma1011ma1011ma10",
         ruleset_version="2026.1",
         calibration_version="2026.1-118pts",
-        inputs=inputs("mariadb", "10.11"),
+        profile=profile("mariadb", "10.11"),
         settings=settings()[:3],
         os=os_items()[2:],
         estimate=Estimates(recommended=estimates().recommended),
@@ -219,7 +232,7 @@ def refused_result() -> Result:
         id="50oldoldoldoldol",
         ruleset_version="2026.1",
         calibration_version=None,
-        inputs=inputs("mysql", "5.0.77"),
+        profile=profile("mysql", "5.0.77"),
         settings=settings()[:2],
         os=(),
         estimate=None,

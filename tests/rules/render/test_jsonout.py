@@ -43,7 +43,7 @@ def test_it_has_the_contracts_fields_in_the_contracts_order() -> None:
     assert data["permalink"] == "/r/7f3c0a1b2c3d4e5f/"
     assert data["ruleset_version"] == "2026.1"
     assert data["calibration_version"] == "2026.1-118pts"
-    assert data["inputs"] == mysql80_result().inputs
+    assert data["inputs"] == mysql80_result().profile.raw
     assert data["warnings"] == list(mysql80_result().warnings)
     assert data["output_refused"] is None
 
@@ -188,7 +188,7 @@ def test_the_dict_does_not_share_the_results_inputs() -> None:
     result = mysql80_result()
     data = result_to_dict(result)
     data["inputs"]["server"]["flavor"] = "changed"
-    assert result.inputs["server"] == {"flavor": "mysql", "version": "8.0.36"}
+    assert result.profile.raw["server"] == {"flavor": "mysql", "version": "8.0.36"}
 
 
 def test_a_malformed_stored_result_is_a_value_error() -> None:

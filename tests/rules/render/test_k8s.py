@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from rules.engine import recommend
-from rules.inputs.echo import profile_from_echo
+from rules.inputs.enums import Flavor
 from rules.inputs.errors import OutputRefused
 from rules.inputs.validation import parse_profile
 from rules.output.result import Result
@@ -125,7 +125,7 @@ def dig(document: Any, path: tuple[str, ...]) -> Any:
 @pytest.mark.parametrize(("name", "result"), RESULTS, ids=[n for n, _ in RESULTS])
 def test_each_operator_block_validates_against_its_crd(fmt: str, name: str, result: Result):
     crd_file, crd_name, example_file, path = OPERATORS[fmt]
-    flavor = result.inputs["server"]["flavor"]  # type: ignore[index]
+    flavor = result.profile.server.flavor.value
     if flavor not in FLAVORS[fmt]:
         with pytest.raises(OutputRefused, match="runs"):
             render(result, fmt)
@@ -148,8 +148,7 @@ def test_each_operator_block_validates_against_its_crd(fmt: str, name: str, resu
         numerator, denominator = re.fullmatch(
             r"\{\{containerMemoryLimit \* (\d+)/(\d+)\}\}", ours.pop(pool)
         ).groups()  # type: ignore[union-attr]
-        profile = parse_profile(profile_from_echo(result.inputs))
-        memory = profile.hardware.memory_bytes  # the limit the pool was sized for
+        memory = result.profile.hardware.memory_bytes  # the limit the pool was sized for
         share = memory * int(numerator) // int(denominator)
         assert share == result.setting(pool).value  # type: ignore[union-attr]
         mycnf.pop(pool)
@@ -158,7 +157,7 @@ def test_each_operator_block_validates_against_its_crd(fmt: str, name: str, resu
 
 def test_a_value_cannot_open_a_template_in_the_percona_operator() -> None:
     """pongo2 templates the whole block: a reason echoing `{{ ... }}` must not reach it whole."""
-    result = next(r for _, r in RESULTS if r.inputs["server"]["flavor"] == "mysql")  # type: ignore[index]
+    result = next(r for _, r in RESULTS if r.profile.server.flavor is Flavor.MYSQL)
     first = result.settings[0]
     assert first.written
     hostile = replace(first, reason="{{ containerMemoryLimit }} {% if x %}{# c #}")

@@ -5,15 +5,17 @@ from collections.abc import Callable
 import pytest
 
 from rules.inputs.errors import OutputRefused
+from rules.inputs.profile import Kernel
 from rules.output.result import Result, Setting
+from rules.render.jsonout import result_from_dict, result_to_dict
 from rules.render.mycnf import render_mycnf
 from rules.units import GIB, MIB, TIB
 from tests.rules.render.fixtures import (
     ALL,
-    inputs,
     mariadb_result,
     mysql57_result,
     mysql80_result,
+    profile,
     refused_result,
 )
 
@@ -140,9 +142,13 @@ def test_percentages_have_no_trailing_zeros(value: float, expected: str) -> None
 
 
 def test_user_text_in_the_header_cannot_start_a_line_of_config() -> None:
-    hostile = inputs(kernel="5.15\n[mysqld]\nskip_grant_tables\r\n\x00x")
+    result = mysql80_result()
+    hostile = Kernel(5, 15, "5.15\n[mysqld]\nskip_grant_tables\r\n\x00x")
+    hardware = dataclasses.replace(result.profile.hardware, kernel=hostile)
     result = dataclasses.replace(
-        mysql80_result(), inputs=hostile, warnings=("one\ntwo\u2028three",)
+        result,
+        profile=dataclasses.replace(result.profile, hardware=hardware),
+        warnings=("one\ntwo\u2028three",),
     )
     text = render_mycnf(result)
     assert "\nskip_grant_tables" not in text
@@ -174,15 +180,15 @@ def test_it_is_byte_identical_for_identical_input_and_ends_with_a_newline(
     assert not first.endswith("\n\n")
 
 
-def test_the_inputs_order_does_not_change_the_file() -> None:
+def test_the_stored_inputs_order_does_not_change_the_file() -> None:
     result = mysql80_result()
-    reordered = {key: result.inputs[key] for key in reversed(list(result.inputs))}
-    assert render_mycnf(dataclasses.replace(result, inputs=reordered)) == render_mycnf(result)
+    data = result_to_dict(result)
+    data["inputs"] = {key: data["inputs"][key] for key in reversed(list(data["inputs"]))}
+    assert render_mycnf(result_from_dict(data)) == render_mycnf(result)
 
 
 def test_the_header_names_a_pasted_show_variables_by_its_origin() -> None:
-    result = mysql80_result()
-    inputs = {**result.inputs, "current": {"origin": "show_variables", "innodb_io_capacity": "200"}}
-    text = render_mycnf(dataclasses.replace(result, inputs=inputs))
+    pasted = profile(current={"origin": "show_variables", "innodb_io_capacity": "200"})
+    text = render_mycnf(dataclasses.replace(mysql80_result(), profile=pasted))
     assert "compared with the pasted SHOW GLOBAL VARIABLES" in text
     assert "from show_variables" not in text

@@ -168,7 +168,7 @@ def test_without_a_list_both_exports_are_refused_naming_the_command_to_run(
     """What the user reads names the one command and how to pass its output, and neither a
     path of this repository nor a format id of ours."""
     result = mysql80(**{"server.flavor": flavor, "server.version": version})
-    assert rds_family(result.inputs) == family
+    assert rds_family(result.profile.server) == family
     command = (
         f"aws rds describe-engine-default-parameters --db-parameter-group-family {family} "
         "--output json > params.json"

@@ -9,10 +9,10 @@ from rules.inputs.validation import parse_profile
 from rules.output.result import Result
 from rules.render.sql import NOW_TITLE, RESTART_TITLE, render_sql, uses_set_persist
 from tests.rules.render.fixtures import (
-    inputs,
     mariadb_result,
     mysql57_result,
     mysql80_result,
+    profile,
     refused_result,
 )
 
@@ -22,7 +22,7 @@ def _statements(text: str) -> list[str]:
 
 
 def _on(flavor: str, version: str) -> Result:
-    return dataclasses.replace(mysql80_result(), inputs=inputs(flavor, version))
+    return dataclasses.replace(mysql80_result(), profile=profile(flavor, version))
 
 
 @pytest.mark.parametrize(
@@ -41,7 +41,7 @@ def _on(flavor: str, version: str) -> Result:
 def test_set_persist_is_used_only_on_mysql_and_percona_8_and_later(
     flavor: str, version: str, persist: bool
 ) -> None:
-    assert uses_set_persist(inputs(flavor, version)) is persist
+    assert uses_set_persist(profile(flavor, version).server) is persist
     statements = _statements(render_sql(_on(flavor, version)))
     assert statements
     verbs = {line.split(" ")[0] + " " + line.split(" ")[1] for line in statements}
