@@ -10,10 +10,10 @@ import numpy as np
 from calibration.domain import outside_other_sources, ranges_of
 from calibration.features import Corrections, as_arrays, situation_of_point
 from calibration.fit import RIDGE, Fit, fit_points
-from calibration.gain_interval import gain_bounds
 from calibration.gain_spread import (
     GainSpread,
     PairChange,
+    SpreadCoverage,
     gain_spread,
     held_out_spread_coverage,
     pair_changes,
@@ -51,14 +51,8 @@ class Calibration:
     domain: dict[str, dict[str, tuple[float, float]]]  # kind -> column -> (min, max)
     report: dict[str, Any]
     device_corrections: dict[str, float] = field(default_factory=dict)
-    # log offsets of the 80% interval of a ratio between two configurations of one machine,
-    # from the held-out errors of the within-source pairs inside the data's range
-    # (calibration.gain_interval): per kind with pairs from OWN_RATIO_MIN_SOURCES sources,
-    # else "pooled"
-    ratio_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     # how many times wider an interval is outside the data's range (calibration.interval)
     out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
-    gain_out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
     # kind -> what to add to f_k for a machine that measured its point selects
     # (calibration.kind_cpu_cost)
     cpu_cost_offsets: dict[str, float] = field(default_factory=dict)
@@ -66,7 +60,7 @@ class Calibration:
     # measured machine's price of the kind was seen (calibration.kind_cpu_cost.priced_loads)
     cpu_cost_loads: dict[str, tuple[float, float]] = field(default_factory=dict)
     # the gain interval's spread model (calibration.gain_spread), fitted on pair errors held
-    # out by lab; None in an artifact from before it (the estimator then takes ratio_bounds)
+    # out by lab; None in an artifact from before it, which the estimator refuses
     gain_spread: GainSpread | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -80,9 +74,7 @@ class Calibration:
             },
             "report": self.report,
             "device_corrections": self.device_corrections,
-            "ratio_bounds": {k: list(v) for k, v in self.ratio_bounds.items()},
             "out_of_domain_widening": self.out_of_domain_widening,
-            "gain_out_of_domain_widening": self.gain_out_of_domain_widening,
             "cpu_cost_offsets": self.cpu_cost_offsets,
             "cpu_cost_loads": {k: list(v) for k, v in self.cpu_cost_loads.items()},
             "layout": list(LAYOUT.names),
@@ -104,11 +96,7 @@ class Calibration:
             },
             report=data["report"],
             device_corrections=data.get("device_corrections", {}),
-            ratio_bounds={k: (v[0], v[1]) for k, v in data["ratio_bounds"].items()},
             out_of_domain_widening=data.get("out_of_domain_widening", OUT_OF_DOMAIN_WIDENING),
-            gain_out_of_domain_widening=data.get(
-                "gain_out_of_domain_widening", OUT_OF_DOMAIN_WIDENING
-            ),
             cpu_cost_offsets=data.get("cpu_cost_offsets", {}),
             cpu_cost_loads={k: (v[0], v[1]) for k, v in data.get("cpu_cost_loads", {}).items()},
             gain_spread=GainSpread.from_json(data["gain_spread"])
@@ -143,7 +131,6 @@ def run_calibration(
     widening = out_of_domain_widening(held_out.misses[outside], sources[outside].tolist(), level)
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
-    gain = gain_bounds(pairs, used, outside)
     lab_changes = _lab_changes(fit, used, outside)
     spread = gain_spread(lab_changes)
     anchored = anchored_units(used, x, fit.params)
@@ -176,9 +163,9 @@ def run_calibration(
         "out_of_domain_widening": round(widening, 3),
         "pairs": {
             **pair_summary(pairs),
-            "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in gain.bounds.items()},
-            "out_of_domain_widening": round(gain.out_of_domain_widening, 3),
             "spread": spread.to_json(),
+            "out_of_domain_widening": round(spread.out_of_domain_widening, 3),
+            "unpriced": spread.unpriced,
         },
         "measured_cpu_cost": {
             kind: {
@@ -191,7 +178,16 @@ def run_calibration(
             for kind, by_source in cpu_misses.items()
         },
         "held_out": _held_out_report(
-            fit, used, corrections, x, groups, level, (covered, widths), pairs, outside, lab_changes
+            fit,
+            used,
+            corrections,
+            x,
+            groups,
+            level,
+            (covered, widths),
+            pairs,
+            outside,
+            (lab_changes, spread.unpriced),
         ),
         "by_group": _by_group(used, fit, covered, widths, bottlenecks, outside),
         "per_source": _per_source(fit, covered),
@@ -203,8 +199,6 @@ def run_calibration(
         params=[float(v) for v in fit.params],
         loso_params={s: [float(v) for v in p] for s, p in fit.loso_params.items()},
         device_corrections=corrections,
-        ratio_bounds=gain.bounds,
-        gain_out_of_domain_widening=gain.out_of_domain_widening,
         out_of_domain_widening=widening,
         cpu_cost_offsets=cpu_offsets,
         cpu_cost_loads=cpu_loads,
@@ -327,7 +321,7 @@ def _held_out_report(
     by_source: tuple[np.ndarray, np.ndarray],
     pairs: Sequence[Pair],
     outside: np.ndarray,
-    lab_changes: Sequence[PairChange],
+    lab_spread: tuple[Sequence[PairChange], Mapping[str, str]],
 ) -> dict[str, Any]:
     """Coverage and median width of the estimates and of the gains, held out by source (the
     intervals' own yardstick) and by lab (calibration.labs: every post of one author or
@@ -353,20 +347,18 @@ def _held_out_report(
     )
     lab_of_pair = [lab_of(p.source) for p in pairs]
     source_changes = pair_changes(pairs, points, lambda p: fit.loso_params[p.source], outside)
+    lab_changes, unpriced = lab_spread  # the pairs held out by lab, the spread's unpriced
     source_gains = held_out_spread_coverage(
-        source_changes, source_changes, [p.source for p in pairs]
+        source_changes, source_changes, [p.source for p in pairs], unpriced
     )
-    lab_gains = held_out_spread_coverage(lab_changes, lab_changes, lab_of_pair)
+    lab_gains = held_out_spread_coverage(lab_changes, lab_changes, lab_of_pair, unpriced)
     labs = np.array(fit.labs)
     widths = np.exp(estimates.highs - estimates.lows)
     return {
         "by_source": {
             "units": len(set(fit.sources)),
             "estimates": _coverage_and_width(*by_source),
-            "gains": _coverage_and_width(source_gains.covered, source_gains.widths),
-            "gains_by_change": _by_change(
-                source_changes, source_gains.covered, source_gains.widths
-            ),
+            **_gain_figures(source_changes, source_gains),
         },
         "by_lab": {
             "units": len(set(fit.labs)),
@@ -374,12 +366,11 @@ def _held_out_report(
                 **_coverage_and_width(estimates.covered, widths),
                 "median_abs_log_error": round(float(np.median(np.abs(fit.lab_residuals))), 3),
             },
-            "gains": _coverage_and_width(lab_gains.covered, lab_gains.widths),
-            "gains_by_change": _by_change(lab_changes, lab_gains.covered, lab_gains.widths),
+            **_gain_figures(lab_changes, lab_gains),
             "gains_by_lab": {
                 lab: _coverage_and_width(
-                    lab_gains.covered[np.array(lab_of_pair) == lab],
-                    lab_gains.widths[np.array(lab_of_pair) == lab],
+                    lab_gains.covered[(np.array(lab_of_pair) == lab) & lab_gains.priced],
+                    lab_gains.widths[(np.array(lab_of_pair) == lab) & lab_gains.priced],
                 )
                 for lab in dict.fromkeys(lab_of_pair)
             },
@@ -404,16 +395,27 @@ def _held_out_report(
     }
 
 
-def _by_change(
-    changes: Sequence[PairChange], covered: np.ndarray, widths: np.ndarray
-) -> dict[str, dict[str, Any]]:
-    """Held-out gain coverage and median width by kind of change (the classes changed, and
-    whether the bottleneck stays), most pairs first."""
+def _gain_figures(changes: Sequence[PairChange], scored: SpreadCoverage) -> dict[str, Any]:
+    """Held-out gain coverage and median width over the priced pairs (those a gain folds in
+    whole: the issue's targets), over every pair (an unpriced one counting as a miss), and
+    by kind of change (the classes changed, and whether the bottleneck stays), most pairs
+    first; an unpriced kind says so."""
+    priced = scored.priced
     keys = np.array(
         [f"{c.kind_of_change}, {'same' if c.same_bottleneck else 'moved'}" for c in changes]
     )
     names = sorted(set(keys.tolist()), key=lambda k: (-int((keys == k).sum()), k))
-    return {k: _coverage_and_width(covered[keys == k], widths[keys == k]) for k in names}
+    return {
+        "gains": _coverage_and_width(scored.covered[priced], scored.widths[priced]),
+        "gains_all_pairs": _coverage_and_width(scored.covered, scored.widths),
+        "gains_by_change": {
+            k: _coverage_and_width(
+                scored.covered[(keys == k) & priced], scored.widths[(keys == k) & priced]
+            )
+            | {"unpriced": int(((keys == k) & ~priced).sum())}
+            for k in names
+        },
+    }
 
 
 def _coverage_and_width(covered: np.ndarray, widths: np.ndarray) -> dict[str, Any]:

@@ -10,20 +10,26 @@ slope shared (fitted on every pair: per class, a handful of pairs spanning a few
 log gave slopes of 100 and more). Several changes combine in log space: their spreads' squares
 add. The 80% half-width is that spread times the share INTERVAL of the held-out errors measured
 in spreads (normalised split conformal, weighted by source as calibration.interval weighs them),
-per group: changes to how commits sync apart from the rest, as the pairs that made one miss by
-far more. A class (or group) whose pairs come from fewer than OWN_RATIO_MIN_SOURCES sources may
-widen what it would fall back on, never narrow it. Outside the data's range, widened by a factor
-measured on the pairs outside, as calibration.interval does.
+over the priced pairs. A class whose pairs come from fewer than OWN_RATIO_MIN_SOURCES sources
+may widen what it would fall back on, never narrow it. Outside the data's range, widened by a
+factor measured on the priced pairs outside, as calibration.interval does.
+
+A class the held-out pairs cannot bound is unpriced (`GainSpread.unpriced`): its pairs come from
+fewer than PRICED_MIN_SOURCES sources, or its change alone would take an 80% half-width beyond
+MAX_PRICED_HALF_WIDTH. A gain never folds such a change in: the estimator states the gain over
+the other changes and lists it apart, with the class's published pair ratios
+(`GainSpread.published`) as figures, as a setting whose effect the model cannot price carries an
+effect_note (calibration.gain_excludes). Its pairs fit neither the scale nor the widening.
 
 Fitted on the pairs' errors held out by lab (calibration.labs), 535 pairs of 5 labs (calibration
 20261129.034223, 369 points): slope 0.027 a log of predicted change, intercepts 0.14 (flushing),
-0.25 (flush method, 12 pairs of 5 sources) and 0.78 (commit sync, 4 pairs of 2 sources); a
-predicted change near zero still carries most of the spread, as the data shows (bp_gb pairs
+0.25 (flush method, 12 pairs of 5 sources) and 0.78 (commit sync, 4 pairs of 2 sources: unpriced);
+a predicted change near zero still carries most of the spread, as the data shows (bp_gb pairs
 under x1.05: median miss 0.05; flushing pairs: 0.05, 80% under 0.26)."""
 
 import math
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -85,15 +91,26 @@ SETTING_CLASS = {
     "innodb_flush_neighbors": FLUSHING,
 }
 SAME, MOVED = "same bottleneck", "bottleneck moves"
-PLAIN_GROUP, COMMIT_GROUP = "plain", "commit sync"  # the conformal scale's groups
+PLAIN_GROUP = "plain"  # the conformal scale's key (one scale, over the priced pairs)
+# A class is priced from this many sources of pairs that change it: two sources' pairs (the
+# commit ones: one post's x0.64 and x0.69, one bug report's x4.4 and x106) say nothing of a
+# third machine's (advisor-engineering-judgement, as calibration.interval's own groups).
+PRICED_MIN_SOURCES = OWN_RATIO_MIN_SOURCES
+# Nor is a class priced whose change alone takes an 80% half-width beyond this (log): a gain
+# wider than x4 tells a DBA nothing to act on (issue #42: no gain wider than x4).
+MAX_PRICED_HALF_WIDTH = math.log(4) / 2
+FEW_SOURCES, TOO_WIDE = "few sources", "too wide"  # why a class is unpriced
 # No spread below this (log): a class whose pairs all hit their ratio still gets an interval.
 MIN_INTERCEPT = 0.03  # x1.06 either way (advisor-engineering-judgement)
 
 
+NO_CLASS = ""  # sync_binlog without a binary log: it syncs nothing, no class to price
+
+
 def setting_class(name: str, *, binlog: bool) -> str:
-    """The class of a configuration setting's change."""
+    """The class of a configuration setting's change (NO_CLASS: none the gain need price)."""
     if name == "sync_binlog":
-        return COMMIT if binlog else OTHER
+        return COMMIT if binlog else NO_CLASS
     return SETTING_CLASS.get(name, OTHER)
 
 
@@ -106,6 +123,9 @@ class PairChange:
     same_bottleneck: bool
     source: str
     outside: bool  # either point outside the other sources' (or labs') range
+    published: float = 0.0  # the published log ratio, second over first
+    # Point field -> (first's value, second's value), for each field the pair changes
+    moves: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def kind_of_change(self) -> str:
@@ -142,6 +162,8 @@ def pair_changes(
                 same_bottleneck=binding[0] == binding[1],
                 source=pair.source,
                 outside=bool(outside[index[pair.first]] or outside[index[pair.second]]),
+                published=pair.published_log_ratio,
+                moves={f: (str(getattr(a, f)), str(getattr(b, f))) for f in pair.changed},
             )
         )
     return changes
@@ -151,13 +173,23 @@ def pair_changes(
 class GainSpread:
     slope: float
     intercepts: dict[str, float]  # "pooled", a class, "class|regime"
-    scales: dict[str, float]  # PLAIN_GROUP, COMMIT_GROUP: the conformal quantile of error/spread
+    scales: dict[str, float]  # PLAIN_GROUP: the conformal quantile of error/spread
     out_of_domain_widening: float
+    unpriced: dict[str, str] = field(default_factory=dict)  # class -> why (FEW_SOURCES, ...)
+    # unpriced class -> its pairs as published: {"moves": {field: [from, to]}, "ratio", "source"}
+    published: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
     def half_width(
         self, changes: Mapping[str, float], *, same_bottleneck: bool, inside: bool
     ) -> float:
-        """The 80% half-width in log of a gain whose classes change by `changes` (log)."""
+        """The 80% half-width in log of a gain whose priced classes change by `changes` (log).
+        An unpriced class has no half-width: the caller leaves its change out of the gain."""
+        left = self.unpriced.keys() & changes.keys()
+        if left:
+            raise ValueError(f"unpriced classes have no gain interval: {sorted(left)}")
+        return self._half(changes, same_bottleneck=same_bottleneck, inside=inside)
+
+    def _half(self, changes: Mapping[str, float], *, same_bottleneck: bool, inside: bool) -> float:
         regime = SAME if same_bottleneck else MOVED
         squares = 0.0
         for cls, change in changes.items():
@@ -168,9 +200,12 @@ class GainSpread:
             )
             squares += (intercept + self.slope * abs(change)) ** 2
         spread = math.sqrt(squares) if changes else self.intercepts["pooled"]
-        group = COMMIT_GROUP if COMMIT in changes else PLAIN_GROUP
-        half = spread * self.scales.get(group, self.scales[PLAIN_GROUP])
+        half = spread * self.scales[PLAIN_GROUP]
         return half if inside else half * self.out_of_domain_widening
+
+    def prices(self, pair: PairChange) -> bool:
+        """Does a gain over this pair's change fold every class it changes in?"""
+        return self.unpriced.keys().isdisjoint(pair.changes)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -178,15 +213,24 @@ class GainSpread:
             "intercepts": self.intercepts,
             "scales": self.scales,
             "out_of_domain_widening": self.out_of_domain_widening,
+            "unpriced": self.unpriced,
+            "published": self.published,
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "GainSpread":
+        if "unpriced" not in data:
+            raise ValueError(
+                "calibration artifact's gain spread is from before unpriced classes: "
+                "run `manage.py calibrate`"
+            )
         return cls(
             float(data["slope"]),
             dict(data["intercepts"]),
             dict(data["scales"]),
             float(data["out_of_domain_widening"]),
+            dict(data["unpriced"]),
+            {k: list(v) for k, v in data["published"].items()},
         )
 
 
@@ -194,12 +238,17 @@ def _half_of(spread: GainSpread, pair: PairChange, *, inside: bool) -> float:
     return spread.half_width(pair.changes, same_bottleneck=pair.same_bottleneck, inside=inside)
 
 
-def gain_spread(pairs: Sequence[PairChange]) -> GainSpread:
+def gain_spread(
+    pairs: Sequence[PairChange], *, unpriced: Mapping[str, str] | None = None
+) -> GainSpread:
     """The spread model from held-out pair errors: the slope and the pooled intercept by
     weighted least squares of |error| on |predicted change| over the pairs inside the data's
     range; each class's intercept (and each class's within a regime) from the pairs changing
-    that class alone, where OWN_RATIO_MIN_SOURCES sources have them; then the scales and the
-    widening outside."""
+    that class alone; the classes it cannot price (fewer than PRICED_MIN_SOURCES sources of
+    pairs inside, or a half-width beyond MAX_PRICED_HALF_WIDTH), unless `unpriced` says which
+    (held-out scoring keeps the whole data's: which classes a gain prices is known before the
+    result, as an interval's group is); then the scale and the widening outside from the
+    priced pairs alone."""
     inside = [p for p in pairs if not p.outside]
     weights = interval_weights([p.source for p in inside])
     size = np.abs([p.estimated for p in inside])
@@ -222,21 +271,48 @@ def gain_spread(pairs: Sequence[PairChange]) -> GainSpread:
             if len({inside[i].source for i in members}) < OWN_RATIO_MIN_SOURCES:
                 own = max(own, intercepts.get(cls, pooled))
             intercepts[key] = own
-    unscaled = GainSpread(slope, intercepts, {PLAIN_GROUP: 1.0}, 1.0)
-    scores = np.array([abs(p.error) / _half_of(unscaled, p, inside=True) for p in inside])
-    scales = {PLAIN_GROUP: _quantile(scores, [p.source for p in inside])}
-    committing = np.array([COMMIT in p.changes for p in inside], dtype=bool)
-    if committing.any():
-        # The commit changes' own scale, never below the rest's (few sources may widen it).
-        sources = np.array([p.source for p in inside])
-        scales[PLAIN_GROUP] = _quantile(scores[~committing], sources[~committing].tolist())
-        own = _quantile(scores[committing], sources[committing].tolist())
-        scales[COMMIT_GROUP] = max(own, scales[PLAIN_GROUP])
-    scaled = GainSpread(slope, intercepts, scales, 1.0)
-    outer = [p for p in pairs if p.outside]
+    few = unpriced or {
+        cls: FEW_SOURCES
+        for cls in CHANGE_CLASSES
+        if len({p.source for p in inside if cls in p.changes}) < PRICED_MIN_SOURCES
+    }
+    scaled = _scaled(GainSpread(slope, intercepts, {PLAIN_GROUP: 1.0}, 1.0, dict(few)), inside)
+    wide = {
+        cls: TOO_WIDE
+        for cls in CHANGE_CLASSES
+        if cls not in few
+        and intercepts.get(cls, pooled) * scaled.scales[PLAIN_GROUP] > MAX_PRICED_HALF_WIDTH
+    }
+    if wide and unpriced is None:
+        scaled = _scaled(replace(scaled, unpriced={**few, **wide}), inside)
+    outer = [p for p in pairs if p.outside and scaled.prices(p)]
     misses = np.array([abs(p.error) / _half_of(scaled, p, inside=True) for p in outer])
     widening = out_of_domain_widening(misses, [p.source for p in outer], INTERVAL)
-    return replace(scaled, out_of_domain_widening=widening)
+    published = {cls: _published(pairs, cls) for cls in scaled.unpriced}
+    return replace(scaled, out_of_domain_widening=widening, published=published)
+
+
+def _scaled(spread: GainSpread, inside: Sequence[PairChange]) -> GainSpread:
+    """`spread` with the scale its priced pairs inside give (normalised split conformal)."""
+    priced = [p for p in inside if spread.prices(p)]
+    unscaled = replace(spread, scales={PLAIN_GROUP: 1.0})
+    scores = np.array([abs(p.error) / _half_of(unscaled, p, inside=True) for p in priced])
+    return replace(spread, scales={PLAIN_GROUP: _quantile(scores, [p.source for p in priced])})
+
+
+def _published(pairs: Sequence[PairChange], cls: str) -> list[dict[str, Any]]:
+    """The pairs that change `cls` as published: what the class's fields moved from and to,
+    the published ratio and the source, smallest ratio first."""
+    rows = [
+        {
+            "moves": {f: list(v) for f, v in p.moves.items() if FIELD_CLASS.get(f) == cls},
+            "ratio": round(math.exp(p.published), 3),
+            "source": p.source,
+        }
+        for p in pairs
+        if cls in p.changes
+    ]
+    return sorted(rows, key=lambda row: (row["ratio"], row["source"]))
 
 
 def _line(size: np.ndarray, miss: np.ndarray, weights: np.ndarray) -> tuple[float, float]:
@@ -256,22 +332,34 @@ def _quantile(scores: np.ndarray, sources: Sequence[str]) -> float:
 
 @dataclass(frozen=True, slots=True)
 class SpreadCoverage:
-    covered: np.ndarray  # per scored pair
-    widths: np.ndarray  # high / low of its interval
+    covered: np.ndarray  # per scored pair; an unpriced pair counts as not covered
+    widths: np.ndarray  # high / low of its interval (1 for an unpriced pair)
+    priced: np.ndarray  # the spread fitted without the pair's unit prices every class it changes
 
 
 def held_out_spread_coverage(
-    scored: Sequence[PairChange], fitted: Sequence[PairChange], units: Collection[str]
+    scored: Sequence[PairChange],
+    fitted: Sequence[PairChange],
+    units: Collection[str],
+    unpriced: Mapping[str, str],
 ) -> SpreadCoverage:
     """Each unit's `scored` pairs (a source's, or a lab's) against the spread model fitted on
-    the other units' `fitted` pairs alone; `units` goes by pair, both lists in one order."""
+    the other units' `fitted` pairs alone, with the classes `unpriced` (the whole data's
+    GainSpread.unpriced) left unpriced; `units` goes by pair, both lists in one order. A pair
+    changing an unpriced class gets no interval (a gain would not fold its change in):
+    `priced` says which pairs got one."""
     unit_of = np.array(list(units))
     covered = np.zeros(len(scored), dtype=bool)
+    priced = np.zeros(len(scored), dtype=bool)
     widths = np.ones(len(scored))
     for unit in dict.fromkeys(unit_of.tolist()):
-        spread = gain_spread([p for p, u in zip(fitted, unit_of, strict=True) if u != unit])
+        others = [p for p, u in zip(fitted, unit_of, strict=True) if u != unit]
+        spread = gain_spread(others, unpriced=unpriced)
         for i in np.flatnonzero(unit_of == unit).tolist():
+            if not spread.prices(scored[i]):
+                continue
             half = _half_of(spread, scored[i], inside=not scored[i].outside)
+            priced[i] = True
             covered[i] = abs(scored[i].error) <= half
             widths[i] = math.exp(2 * half)
-    return SpreadCoverage(covered, widths)
+    return SpreadCoverage(covered, widths, priced)
