@@ -290,6 +290,8 @@ def test_the_schema_is_declared_by_the_result_classes() -> None:
         "EffectOutput",
         "EstimatesOutput",
         "EstimateOutput",
+        "GainExclusionOutput",
+        "AnchorOutput",
         "CitedSourceOutput",
         "RdsParameterListOutput",
         "RdsParameterOutput",
@@ -302,3 +304,4 @@ def test_the_schema_is_declared_by_the_result_classes() -> None:
     }
     assert setting["change"]["enum"] == ["raise", "lower", "keep", "change", None]
     assert "why" not in components["EffectOutput"]["required"]
+    assert "excludes" not in components["EstimateOutput"]["required"]
