@@ -71,8 +71,8 @@ def headline(report: dict[str, Any]) -> dict[str, object]:
         "median error": round(math.exp(report["median_abs_log_error"]), 3),
         "pairs within x1.5": pairs["within_tolerance"],
         "wrong directions": pairs["wrong_direction"],
-        "pooled gain bound": pairs["ratio_bounds"]["pooled"][1],
         "gain out-of-domain widening": pairs["out_of_domain_widening"],
+        "gain unpriced classes": sorted(pairs.get("unpriced") or {}),
     }
 
 

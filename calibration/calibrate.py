@@ -10,7 +10,14 @@ import numpy as np
 from calibration.domain import outside_other_sources, ranges_of
 from calibration.features import Corrections, as_arrays, situation_of_point
 from calibration.fit import RIDGE, Fit, fit_points
-from calibration.gain_interval import gain_bounds, held_out_pair_coverage
+from calibration.gain_spread import (
+    GainSpread,
+    PairChange,
+    SpreadCoverage,
+    gain_spread,
+    held_out_spread_coverage,
+    pair_changes,
+)
 from calibration.interval import (
     INTERVAL,
     LEVEL_STEP,
@@ -44,20 +51,17 @@ class Calibration:
     domain: dict[str, dict[str, tuple[float, float]]]  # kind -> column -> (min, max)
     report: dict[str, Any]
     device_corrections: dict[str, float] = field(default_factory=dict)
-    # log offsets of the 80% interval of a ratio between two configurations of one machine,
-    # from the held-out errors of the within-source pairs inside the data's range
-    # (calibration.gain_interval): per kind with pairs from OWN_RATIO_MIN_SOURCES sources,
-    # else "pooled"
-    ratio_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
     # how many times wider an interval is outside the data's range (calibration.interval)
     out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
-    gain_out_of_domain_widening: float = OUT_OF_DOMAIN_WIDENING
     # kind -> what to add to f_k for a machine that measured its point selects
     # (calibration.kind_cpu_cost)
     cpu_cost_offsets: dict[str, float] = field(default_factory=dict)
     # kind -> (lowest, highest) clients per core of the runs that set its offset: where a
     # measured machine's price of the kind was seen (calibration.kind_cpu_cost.priced_loads)
     cpu_cost_loads: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # the gain interval's spread model (calibration.gain_spread), fitted on pair errors held
+    # out by lab; None in an artifact from before it, which the estimator refuses
+    gain_spread: GainSpread | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,12 +74,11 @@ class Calibration:
             },
             "report": self.report,
             "device_corrections": self.device_corrections,
-            "ratio_bounds": {k: list(v) for k, v in self.ratio_bounds.items()},
             "out_of_domain_widening": self.out_of_domain_widening,
-            "gain_out_of_domain_widening": self.gain_out_of_domain_widening,
             "cpu_cost_offsets": self.cpu_cost_offsets,
             "cpu_cost_loads": {k: list(v) for k, v in self.cpu_cost_loads.items()},
             "layout": list(LAYOUT.names),
+            "gain_spread": self.gain_spread.to_json() if self.gain_spread else None,
         }
 
     @classmethod
@@ -93,13 +96,12 @@ class Calibration:
             },
             report=data["report"],
             device_corrections=data.get("device_corrections", {}),
-            ratio_bounds={k: (v[0], v[1]) for k, v in data["ratio_bounds"].items()},
             out_of_domain_widening=data.get("out_of_domain_widening", OUT_OF_DOMAIN_WIDENING),
-            gain_out_of_domain_widening=data.get(
-                "gain_out_of_domain_widening", OUT_OF_DOMAIN_WIDENING
-            ),
             cpu_cost_offsets=data.get("cpu_cost_offsets", {}),
             cpu_cost_loads={k: (v[0], v[1]) for k, v in data.get("cpu_cost_loads", {}).items()},
+            gain_spread=GainSpread.from_json(data["gain_spread"])
+            if data.get("gain_spread")
+            else None,
         )
 
 
@@ -129,7 +131,8 @@ def run_calibration(
     widening = out_of_domain_widening(held_out.misses[outside], sources[outside].tolist(), level)
     widths = np.exp(highs - lows)
     pairs = setting_pairs(used, list(fit.predicted))
-    gain = gain_bounds(pairs, used, outside)
+    lab_changes = _lab_changes(fit, used, outside)
+    spread = gain_spread(lab_changes)
     anchored = anchored_units(used, x, fit.params)
     cpu_misses = misses_by_source(anchored)
     cpu_offsets = kind_cost_offsets(cpu_misses)
@@ -160,8 +163,9 @@ def run_calibration(
         "out_of_domain_widening": round(widening, 3),
         "pairs": {
             **pair_summary(pairs),
-            "ratio_bounds": {k: [round(v[0], 3), round(v[1], 3)] for k, v in gain.bounds.items()},
-            "out_of_domain_widening": round(gain.out_of_domain_widening, 3),
+            "spread": spread.to_json(),
+            "out_of_domain_widening": round(spread.out_of_domain_widening, 3),
+            "unpriced": spread.unpriced,
         },
         "measured_cpu_cost": {
             kind: {
@@ -174,7 +178,16 @@ def run_calibration(
             for kind, by_source in cpu_misses.items()
         },
         "held_out": _held_out_report(
-            fit, used, corrections, x, groups, level, (covered, widths), pairs, outside
+            fit,
+            used,
+            corrections,
+            x,
+            groups,
+            level,
+            (covered, widths),
+            pairs,
+            outside,
+            (lab_changes, spread.unpriced),
         ),
         "by_group": _by_group(used, fit, covered, widths, bottlenecks, outside),
         "per_source": _per_source(fit, covered),
@@ -186,15 +199,24 @@ def run_calibration(
         params=[float(v) for v in fit.params],
         loso_params={s: [float(v) for v in p] for s, p in fit.loso_params.items()},
         device_corrections=corrections,
-        ratio_bounds=gain.bounds,
-        gain_out_of_domain_widening=gain.out_of_domain_widening,
         out_of_domain_widening=widening,
         cpu_cost_offsets=cpu_offsets,
         cpu_cost_loads=cpu_loads,
+        gain_spread=spread,
         bounds=bounds,
         domain=_domain(used, x),
         report=report,
     )
+
+
+def _lab_changes(fit: Fit, points: Sequence[Point], outside: np.ndarray) -> list[PairChange]:
+    """The pairs with their ratios and each class's change predicted by the fit without
+    their lab, outside meaning outside the other sources' range (as the estimator's inside
+    is inside the whole data's): what the spread is fitted on. Outside the other labs' range
+    instead left the pool's pairs inside from fewer than 3 sources, and the interval of a
+    held-out lab's pool change x4.1 wide where this gives x2.0 (calibration 171831)."""
+    pairs = setting_pairs(points, list(fit.lab_predicted))
+    return pair_changes(pairs, points, lambda p: fit.lab_params[lab_of(p.source)], outside)
 
 
 def held_out_bottlenecks(fit: Fit, points: Sequence[Point], corrections: Corrections) -> list[str]:
@@ -299,6 +321,7 @@ def _held_out_report(
     by_source: tuple[np.ndarray, np.ndarray],
     pairs: Sequence[Pair],
     outside: np.ndarray,
+    lab_spread: tuple[Sequence[PairChange], Mapping[str, str]],
 ) -> dict[str, Any]:
     """Coverage and median width of the estimates and of the gains, held out by source (the
     intervals' own yardstick) and by lab (calibration.labs: every post of one author or
@@ -322,17 +345,20 @@ def _held_out_report(
         level,
         lab_groups,
     )
-    lab_pairs = setting_pairs(points, list(fit.lab_predicted))
     lab_of_pair = [lab_of(p.source) for p in pairs]
-    source_gains = held_out_pair_coverage(pairs, pairs, [p.source for p in pairs], points, outside)
-    lab_gains = held_out_pair_coverage(lab_pairs, pairs, lab_of_pair, points, lab_outside)
+    source_changes = pair_changes(pairs, points, lambda p: fit.loso_params[p.source], outside)
+    lab_changes, unpriced = lab_spread  # the pairs held out by lab, the spread's unpriced
+    source_gains = held_out_spread_coverage(
+        source_changes, source_changes, [p.source for p in pairs], unpriced
+    )
+    lab_gains = held_out_spread_coverage(lab_changes, lab_changes, lab_of_pair, unpriced)
     labs = np.array(fit.labs)
     widths = np.exp(estimates.highs - estimates.lows)
     return {
         "by_source": {
             "units": len(set(fit.sources)),
             "estimates": _coverage_and_width(*by_source),
-            "gains": _coverage_and_width(source_gains.covered, source_gains.widths),
+            **_gain_figures(source_changes, source_gains),
         },
         "by_lab": {
             "units": len(set(fit.labs)),
@@ -340,7 +366,14 @@ def _held_out_report(
                 **_coverage_and_width(estimates.covered, widths),
                 "median_abs_log_error": round(float(np.median(np.abs(fit.lab_residuals))), 3),
             },
-            "gains": _coverage_and_width(lab_gains.covered, lab_gains.widths),
+            **_gain_figures(lab_changes, lab_gains),
+            "gains_by_lab": {
+                lab: _coverage_and_width(
+                    lab_gains.covered[(np.array(lab_of_pair) == lab) & lab_gains.priced],
+                    lab_gains.widths[(np.array(lab_of_pair) == lab) & lab_gains.priced],
+                )
+                for lab in dict.fromkeys(lab_of_pair)
+            },
             "per_lab": [
                 {
                     "lab": lab,
@@ -358,6 +391,29 @@ def _held_out_report(
                 }
                 for lab in dict.fromkeys(fit.labs)
             ],
+        },
+    }
+
+
+def _gain_figures(changes: Sequence[PairChange], scored: SpreadCoverage) -> dict[str, Any]:
+    """Held-out gain coverage and median width over the priced pairs (those a gain folds in
+    whole: the issue's targets), over every pair (an unpriced one counting as a miss), and
+    by kind of change (the classes changed, and whether the bottleneck stays), most pairs
+    first; an unpriced kind says so."""
+    priced = scored.priced
+    keys = np.array(
+        [f"{c.kind_of_change}, {'same' if c.same_bottleneck else 'moved'}" for c in changes]
+    )
+    names = sorted(set(keys.tolist()), key=lambda k: (-int((keys == k).sum()), k))
+    return {
+        "gains": _coverage_and_width(scored.covered[priced], scored.widths[priced]),
+        "gains_all_pairs": _coverage_and_width(scored.covered, scored.widths),
+        "gains_by_change": {
+            k: _coverage_and_width(
+                scored.covered[(keys == k) & priced], scored.widths[(keys == k) & priced]
+            )
+            | {"unpriced": int(((keys == k) & ~priced).sum())}
+            for k in names
         },
     }
 

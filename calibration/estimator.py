@@ -29,7 +29,8 @@ from calibration.features import (
     Situation,
     as_arrays,
 )
-from calibration.gain_interval import change_on_sync_path, ratio_bounds_for
+from calibration.gain_excludes import gain_exclusion
+from calibration.gain_spread import NO_CLASS, GainSpread, setting_class
 from calibration.interval import (
     INTERVAL,
     bounds_for,
@@ -47,9 +48,10 @@ from calibration.model import (
 from calibration.outside import beyond_kind, beyond_price
 from calibration.points import UNITS
 from calibration.server_config import ConfigValue
+from rules.current.binlog import binary_log_on
 from rules.estimate.interface import Assessment
 from rules.inputs.profile import Profile
-from rules.output.result import Effect, Estimate
+from rules.output.result import Effect, Estimate, GainExclusion
 
 EFFECT_PERCENTILES = (10.0, 90.0)  # spread of one setting's effect across the refits
 LARGE_EFFECT_PCT = 300.0  # beyond +300%, an effect says which bottleneck gave way
@@ -61,6 +63,12 @@ class CalibratedEstimator:
     """Implements rules.estimate.interface.Estimator from a fitted Calibration."""
 
     def __init__(self, calibration: Calibration, *, year: int = REFERENCE_YEAR) -> None:
+        if calibration.gain_spread is None:
+            raise ValueError(
+                f"calibration {calibration.version} has no gain spread model (an artifact "
+                "from before calibration.gain_spread): run `manage.py calibrate`"
+            )
+        self._spread: GainSpread = calibration.gain_spread
         self._calibration = calibration
         self._params = np.array(calibration.params)
         self._year = year
@@ -68,6 +76,11 @@ class CalibratedEstimator:
     @property
     def calibration_version(self) -> str:
         return self._calibration.version
+
+    @property
+    def calibration_params(self) -> list[float]:
+        """The fitted parameter vector (calibration.model.LAYOUT)."""
+        return self._calibration.params
 
     @cached_property
     def _refits(self) -> np.ndarray:
@@ -135,6 +148,12 @@ class CalibratedEstimator:
         names = [name for name in modelled if not _same(recommended[name], baseline.get(name))]
         configs = [dict(baseline), {**baseline, **recommended}]
         configs += [{**baseline, name: recommended[name]} for name in names]
+        binlog = binary_log_on(profile)
+        unpriced = [n for n in names if setting_class(n, binlog=binlog) in self._spread.unpriced]
+        if compare and unpriced:  # the recommendation with its unpriced changes held: the gain's
+            configs.append(
+                {**baseline, **{n: v for n, v in recommended.items() if n not in unpriced}}
+            )
         machine, rows = profile_rows(
             profile, configs, year=self._year, corrections=self._calibration.device_corrections
         )
@@ -160,11 +179,31 @@ class CalibratedEstimator:
                 demand,
                 0,
             )
-            sync_path = change_on_sync_path(names, binlog=machine.binlog)
-            gain = self._gain(
-                kind, after - before, binding[1], inside, sync_path=sync_path, outside=reasons
+            changes: dict[str, float] = {}
+            for i, name in enumerate(names):  # each priced class's settings alone, in log
+                cls = setting_class(name, binlog=machine.binlog)
+                if cls != NO_CLASS and name not in unpriced:
+                    changes[cls] = changes.get(cls, 0.0) + float(logs[2 + i, 0]) - before
+            priced = len(configs) - 1 if unpriced else 1  # the gain's configuration
+            excludes = tuple(
+                gain_exclusion(
+                    self._spread,
+                    setting_class(n, binlog=machine.binlog),
+                    n,
+                    baseline.get(n),
+                    recommended[n],
+                )
+                for n in unpriced
             )
-        low, high = self._effect_percentiles(logs[:, 1:])
+            gain = self._gain(
+                logs[priced, 0] - before,
+                binding[priced],
+                inside,
+                changes=(changes, binding[0] == binding[priced]),
+                outside=reasons,
+                excludes=excludes,
+            )
+        low, high = self._effect_percentiles(logs[: 2 + len(names), 1:])
         not_estimated = dict.fromkeys((n for n in modelled if n not in names), UNCHANGED)
         effects: dict[str, Effect] = {}
         binds = int(times[:, 0].argmax())  # the baseline's binding term
@@ -238,11 +277,25 @@ class CalibratedEstimator:
         return interval, centre
 
     def gain_of_logs(
-        self, kind: str, log_ratio: float, bottleneck: str, *, inside: bool, sync_path: bool
+        self,
+        log_ratio: float,
+        bottleneck: str,
+        *,
+        inside: bool,
+        changes: Mapping[str, float],
+        same_bottleneck: bool,
     ) -> Estimate:
         """The gain interval around an estimated log ratio of two configurations of one
-        machine (situation_with_centre's centres), as assess gives it for a profile's change."""
-        return self._gain(kind, log_ratio, bottleneck, inside, sync_path=sync_path, outside=())
+        machine (situation_with_centre's centres) whose priced classes change by `changes`
+        (calibration.gain_spread), as assess gives it for a profile's change."""
+        return self._gain(
+            log_ratio, bottleneck, inside, changes=(dict(changes), same_bottleneck), outside=()
+        )
+
+    @property
+    def unpriced_classes(self) -> Mapping[str, str]:
+        """The classes of change a gain does not fold in, and why (calibration.gain_spread)."""
+        return self._spread.unpriced
 
     def _interval(
         self,
@@ -274,32 +327,32 @@ class CalibratedEstimator:
 
     def _gain(
         self,
-        kind: str,
         centre: float,
         bottleneck: str,
         inside: bool,
         *,
-        sync_path: bool,
+        changes: tuple[dict[str, float], bool],
         outside: tuple[str, ...],
+        excludes: tuple[GainExclusion, ...] = (),
     ) -> Estimate:
         """The ratio interval comes from how far the held-out model's ratios sat from the
         published ones between two configurations of one machine (calibration.pairs), not from
         the two estimates' own intervals: what one machine does that the model does not know
-        (its exact disks, its binaries) cancels out of a ratio. A change to how the logs are
-        flushed takes the wider interval of the pairs that made one
-        (calibration.gain_interval.SYNC_PATH)."""
-        ratios = self._calibration.ratio_bounds
-        low, high = ratio_bounds_for(ratios, kind, sync_path=sync_path)
-        if not inside:
-            low, high = widened(low, high, self._calibration.gain_out_of_domain_widening)
+        (its exact disks, its binaries) cancels out of a ratio. Its width is the spread model's
+        for this change (calibration.gain_spread), given `changes` (each priced class's change
+        alone in log, and whether the bottleneck stays): a small change to a setting the pairs
+        show the model prices well gets a narrow interval. The changes it does not price are
+        not in `centre` and are said in `excludes`."""
+        half = self._spread.half_width(changes[0], same_bottleneck=changes[1], inside=inside)
         return Estimate(
             unit="x",
-            low=_round(math.exp(centre + low)),
-            high=_round(math.exp(centre + high)),
+            low=_round(math.exp(centre - half)),
+            high=_round(math.exp(centre + half)),
             interval=INTERVAL,
             bottleneck=bottleneck,
             in_domain=inside,
             outside=outside,
+            excludes=excludes,
         )
 
     def _effect_percentiles(self, refits: np.ndarray) -> tuple[list[float], list[float]]:

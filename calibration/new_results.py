@@ -6,7 +6,9 @@ estimates on the results kept aside"), and a lab with its own results should be 
 it too. Each row, in calibration/data/benchmarks.csv's columns, gets the 80% interval the
 estimator gives its machine and configuration (CalibratedEstimator.situation_with_centre, so
 widened where it lies outside the data's range), and each pair of rows of one machine that
-differ in settings gets the gain interval (CalibratedEstimator.gain_of_logs).
+differ in settings gets the gain interval (CalibratedEstimator.gain_of_logs), unless it changes a
+class the calibration's gain does not price (calibration.gain_spread): such a pair is counted
+apart, as a result's gain would list that change beside it.
 
 A row whose source the calibration was fitted on is not new: it is set aside, named, and
 scored nowhere, so a file mixing the shipped data with new rows cannot flatter the figures.
@@ -21,10 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from calibration.calibrate import Calibration, era_of
 from calibration.estimator import CalibratedEstimator
 from calibration.features import situation_of_point
-from calibration.gain_interval import pair_on_sync_path
+from calibration.gain_spread import pair_changes
 from calibration.pairs import Pair, pair_summary, setting_pairs
 from calibration.points import UNITS, Point, point_of_row
 from rules.output.result import Estimate
@@ -115,11 +119,12 @@ class ScoredPoint:
 @dataclass(frozen=True, slots=True)
 class ScoredPair:
     pair: Pair
-    gain: Estimate
+    gain: Estimate | None  # None: the pair changes a class the gain does not price
 
     @property
     def covered(self) -> bool:
-        return self.gain.low <= math.exp(self.pair.published_log_ratio) <= self.gain.high
+        ratio = math.exp(self.pair.published_log_ratio)
+        return self.gain is not None and self.gain.low <= ratio <= self.gain.high
 
 
 def _bad_number(row: dict[str, str | None]) -> str:
@@ -188,7 +193,8 @@ def score(points: Sequence[Point], calibration: Calibration) -> dict[str, Any]:
         "by_group": {d: _by(scored, d) for d in DIMENSIONS},
         "pairs": {
             **pair_summary([p.pair for p in pairs]),
-            "gain_interval_coverage": _share(p.covered for p in pairs),
+            "gain_interval_coverage": _share(p.covered for p in pairs if p.gain is not None),
+            "unpriced_pairs": sum(p.gain is None for p in pairs),
         },
         "set_aside": set_aside,
         "table": [_row(s) for s in scored],
@@ -203,21 +209,29 @@ def _scored(estimator: CalibratedEstimator, calibration: Calibration, point: Poi
 def _scored_pairs(
     estimator: CalibratedEstimator, scored: Sequence[ScoredPoint]
 ) -> list[ScoredPair]:
+    """Each pair with its gain interval: each class's change alone under the fitted vector
+    (calibration.gain_spread.pair_changes); None for a pair changing an unpriced class."""
+    points = [s.point for s in scored]
+    pairs = setting_pairs(points, [s.centre_log for s in scored])
+    params = np.array(estimator.calibration_params)
+    outside = np.array([not s.estimate.in_domain for s in scored], dtype=bool)
+    changes = pair_changes(pairs, points, lambda _: params, outside)
     by_id = {s.point.id: s for s in scored}
-    pairs = setting_pairs([s.point for s in scored], [s.centre_log for s in scored])
+    unpriced = estimator.unpriced_classes
     return [
         ScoredPair(
             pair,
-            estimator.gain_of_logs(
-                by_id[pair.first].point.kind,
+            None
+            if not unpriced.keys().isdisjoint(change.changes)
+            else estimator.gain_of_logs(
                 pair.estimated_log_ratio,
                 by_id[pair.second].estimate.bottleneck,
-                inside=by_id[pair.first].estimate.in_domain
-                and by_id[pair.second].estimate.in_domain,
-                sync_path=pair_on_sync_path(pair.changed),
+                inside=not change.outside,
+                changes=change.changes,
+                same_bottleneck=change.same_bottleneck,
             ),
         )
-        for pair in pairs
+        for pair, change in zip(pairs, changes, strict=True)
     ]
 
 

@@ -98,7 +98,7 @@ def pair_summary(pairs: Sequence[Pair]) -> dict[str, object]:
         "wrong_direction": sum(bool(p.wrong_direction) for p in pairs),
         "wrong_direction_pairs": [f"{p.first}/{p.second}" for p in pairs if p.wrong_direction],
         # which mechanism the ratios miss; and which sources: the ratio interval weighs every
-        # source alike (calibration.gain_interval), so the few whose ratios it misses set its width
+        # source alike (calibration.gain_spread), so the few whose ratios it misses set its width
         "by_setting": _grouped(pairs, lambda p: "+".join(p.changed) or "unknown"),
         "by_source": _grouped(pairs, lambda p: p.source),
     }

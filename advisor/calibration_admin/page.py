@@ -12,7 +12,7 @@ from advisor.calibration_admin.plot import plot_svg
 from calibration import artifact
 from calibration.calibrate import Calibration
 from calibration.domain import DOMAIN_COLUMNS, TOLERANCE
-from calibration.gain_interval import ratio_group_label
+from calibration.gain_spread import CHANGE_CLASSES
 from calibration.interval import DISKS_GROUP, INTERVAL, KIND_SEPARATOR
 from calibration.outside import COLUMN_WORDS, figure
 from calibration.submissions import SOURCE_PREFIX
@@ -77,7 +77,7 @@ def grouping(calibration: Calibration) -> str:
         f"held-out sources were covered {INTERVAL:.0%} of the time. "
         "Outside the published machines' range it is "
         f"{calibration.out_of_domain_widening:.2f} times wider (a gain's "
-        f"{calibration.gain_out_of_domain_widening:.2f} times), as much as held-out results "
+        f"{_gain_widening(calibration)}), as much as held-out results "
         "outside the other sources' range needed."
     )
 
@@ -142,13 +142,24 @@ def citation(key: str) -> dict[str, str]:
     return {"key": key, "anchor": anchor, "full": entry.citation(), "short": short}
 
 
+def _gain_widening(calibration: Calibration) -> str:
+    spread = calibration.gain_spread
+    return "unknown" if spread is None else f"{spread.out_of_domain_widening:.2f} times"
+
+
 def _pairs(report: dict[str, Any]) -> dict[str, Any]:
+    """The pairs' summary; `widths`: the 80% half-width of one class's change predicted at
+    ~0% (calibration.gain_spread), each priced class, and each unpriced one with why."""
     pairs = dict(report.get("pairs") or {})
-    if pairs.get("within_tolerance") is not None:
+    spread = pairs.get("spread") or {}
+    if pairs.get("within_tolerance") is not None and "unpriced" in spread:
         pairs["within_percent"] = f"{pairs['within_tolerance']:.0%}"
+        scale = spread["scales"]["plain"]
         pairs["widths"] = [
-            (ratio_group_label(k), factor(v[1])) for k, v in pairs["ratio_bounds"].items()
-        ]
+            (name, factor(spread["intercepts"].get(name, spread["intercepts"]["pooled"]) * scale))
+            for name in CHANGE_CLASSES
+            if name not in spread["unpriced"]
+        ] + [(name, f"not priced ({why})") for name, why in spread["unpriced"].items()]
     pairs["sources"] = [_pair_source_row(key, row) for key, row in _worst_first(pairs)]
     return pairs
 

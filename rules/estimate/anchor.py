@@ -27,7 +27,7 @@ _SWITCHES = {"ON": 1.0, "TRUE": 1.0, "OFF": 0.0, "FALSE": 0.0}
 CURRENT, RECOMMENDED = "current", "recommended"
 # Past this ratio between the host factors of two measured configurations, the model's gain
 # between them missed by more than its own gain intervals are wide (x1.5 to x2.7 for the
-# published pairs, calibration.gain_interval): the note says the gain does not hold here either.
+# published pairs, calibration.gain_spread): the note says the gain does not hold here either.
 GAIN_MISSED = 2.0
 
 

@@ -141,6 +141,20 @@ class OsItem:
 
 
 @dataclass(frozen=True, slots=True)
+class GainExclusion:
+    """A change a gain does not fold in: its class's held-out pairs cannot bound it."""
+
+    setting: str
+    change: str = field(metadata=doc("From the current value to the recommended one."))
+    why: str = field(
+        metadata=doc(
+            "Why the model cannot bound it, with the published pair ratios of its class of "
+            "change (range and sources), as published figures, not an estimate."
+        )
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class Estimate:
     unit: str
     low: float
@@ -160,6 +174,14 @@ class Estimate:
         metadata=doc(
             "When the interval was cut to what the estimate's own device, page cleaner or log "
             "syncs allow: the ceiling, what sets it and its figures.",
+            omit_empty=True,
+        ),
+    )
+    excludes: tuple[GainExclusion, ...] = field(
+        default=(),
+        metadata=doc(
+            "In a gain: the recommended changes it does not count (each held at its current "
+            "value), since the published pairs cannot bound them; the gain covers the rest.",
             omit_empty=True,
         ),
     )
@@ -212,16 +234,19 @@ class Estimates:
     """The recommended configuration's estimate; with the current configuration known, its
     estimate and the gain (recommended / current, unit "x") as an interval of its own, which is
     narrower than the two estimates' ratio because one machine's unknowns cancel out; a change
-    to how the logs are flushed (trx_commit, the flush method, sync_binlog with a binary log)
-    takes the wider interval of the published pairs that made one. With a
-    measured current throughput, the recommended estimate is that measurement times the gain.
-    With neither, `defaults` and `defaults_gain` weigh it against the version's defaults."""
+    whose class the published pairs cannot bound (how commits sync, from 2 sources) is not
+    counted in the gain but listed in its `excludes`. With a measured current throughput, the
+    recommended estimate is that measurement times the gain. With neither, `defaults` and
+    `defaults_gain` weigh it against the version's defaults."""
 
     recommended: Estimate
     current: Estimate | None = None
     gain: Estimate | None = field(
         default=None,
-        metadata=doc("recommended / current as an 80% interval (unit x), when current is known"),
+        metadata=doc(
+            "recommended / current as an 80% interval (unit x), when current is known; over "
+            "the changes it prices (see its `excludes`)"
+        ),
     )
     measured: float | None = field(
         default=None, metadata=doc("workload.measured_throughput, when given")

@@ -175,16 +175,28 @@ def test_spinning_disks_take_the_interval_of_disks_and_flash_that_of_its_bottlen
     )
 
 
-def test_a_gain_outside_the_data_is_widened_by_the_pairs_measured_widening() -> None:
+def test_a_gain_outside_the_data_is_widened_by_the_pairs_measured_widening(monkeypatch) -> None:
+    """Outside the data's range the spread model's half-width for the change (calibration.
+    gain_spread) is widened by the factor measured on the held-out pairs outside."""
+    spread = CALIBRATION.gain_spread
+    assert spread is not None
+    halves = []
+    real = type(spread).half_width
+
+    def spied(self, changes, *, same_bottleneck, inside):
+        halves.append(real(self, changes, same_bottleneck=same_bottleneck, inside=True))
+        return real(self, changes, same_bottleneck=same_bottleneck, inside=inside)
+
+    monkeypatch.setattr(type(spread), "half_width", spied)
     profile = parse_profile(raw_profile(**{"workload.kind": "read_mostly"}))
     gain = ESTIMATOR.gain(
         profile, {"innodb_buffer_pool_size": 2**30}, {"innodb_buffer_pool_size": 8 * 2**30}
     )
     assert not gain.in_domain
-    low, high = CALIBRATION.ratio_bounds.get("read_mostly", CALIBRATION.ratio_bounds["pooled"])
-    assert CALIBRATION.gain_out_of_domain_widening > 1.0
+    assert spread.out_of_domain_widening > 1.0
+    (inside_half,) = halves
     assert math.log(gain.high / gain.low) == pytest.approx(
-        (high - low) * CALIBRATION.gain_out_of_domain_widening, abs=0.01
+        2 * inside_half * spread.out_of_domain_widening, abs=0.01
     )
 
 
@@ -481,9 +493,11 @@ def test_a_read_only_workload_is_not_capped_by_the_fsync_rate(sync_binlog) -> No
     assert durable.bottleneck != "fsync/commit"
 
 
-def test_a_change_to_how_the_logs_are_flushed_takes_the_wider_gain_interval() -> None:
-    """Pairs that changed trx_commit or the flush method were missed by far more than the rest
-    (calibration.gain_interval.SYNC_PATH); sync_binlog counts only with the binary log on."""
+def test_a_change_to_how_commits_sync_is_left_out_of_the_gain_and_listed() -> None:
+    """Pairs that changed trx_commit come from 2 sources (calibration.gain_spread: unpriced),
+    so the gain does not fold such a change in but lists it; the flush method's pairs (5
+    sources) are priced, wider than the pool's; sync_binlog syncs commits only with the
+    binary log on, and without one is no change to price."""
     measured = eight_core_read_write_measured_at_one_client_a_core()
     mysql = parse_profile(measured)  # MySQL 8.0: the binary log is on by default
     mariadb = parse_profile({**measured, "server": {"flavor": "mariadb", "version": "10.11.6"}})
@@ -492,21 +506,30 @@ def test_a_change_to_how_the_logs_are_flushed_takes_the_wider_gain_interval() ->
         {**small, "innodb_flush_log_at_trx_commit": 2},
         {**large, "innodb_flush_log_at_trx_commit": 1},
     )
+    flush_method = (
+        {**small, "innodb_flush_method": "fsync"},
+        {**large, "innodb_flush_method": "O_DIRECT"},
+    )
     sync_binlog = ({**small, "sync_binlog": 0}, {**large, "sync_binlog": 1})
-    ratios = CALIBRATION.ratio_bounds
-    plain_bounds = ratios.get("read_write", ratios["pooled"])
-    widths = {}
-    for name, profile, (baseline, changed), (low, high) in (
-        ("pool", mysql, (small, large), plain_bounds),
-        ("trx_commit", mysql, trx_commit, ratios["sync_path"]),
-        ("sync_binlog with a binary log", mysql, sync_binlog, ratios["sync_path"]),
-        ("sync_binlog without one", mariadb, sync_binlog, plain_bounds),
+    widths, excluded = {}, {}
+    for name, profile, (baseline, changed) in (
+        ("pool", mysql, (small, large)),
+        ("trx_commit", mysql, trx_commit),
+        ("flush method", mysql, flush_method),
+        ("sync_binlog with a binary log", mysql, sync_binlog),
+        ("sync_binlog without one", mariadb, sync_binlog),
     ):
         gain = ESTIMATOR.gain(profile, baseline, changed)
         assert gain.in_domain, name
         widths[name] = math.log(gain.high / gain.low)
-        assert widths[name] == pytest.approx(high - low, abs=0.01), name
-    assert widths["trx_commit"] > 2 * widths["pool"]
+        excluded[name] = [e.setting for e in gain.excludes]
+    assert excluded["trx_commit"] == ["innodb_flush_log_at_trx_commit"]
+    assert excluded["sync_binlog with a binary log"] == ["sync_binlog"]
+    assert excluded["pool"] == excluded["flush method"] == []
+    assert excluded["sync_binlog without one"] == []
+    for name in ("trx_commit", "sync_binlog with a binary log"):
+        assert widths[name] == pytest.approx(widths["pool"], abs=0.01), name
+    assert widths["pool"] < widths["flush method"]
 
 
 def test_one_model_pass_gives_the_estimates_the_gain_and_every_effect(monkeypatch) -> None:

@@ -9,7 +9,6 @@ from advisor.calibration_admin.figures import bias, factor, held_out_targets, ta
 from advisor.calibration_admin.runs import calibration_run_create
 from advisor.management.migrated import require_migrated
 from advisor.models import CalibrationRun
-from calibration.gain_interval import ratio_group_label
 from calibration.interval import INTERVAL
 
 # Report keys left out of --json: the per-point table and the parameters are in the artifact.
@@ -90,20 +89,41 @@ def _held_out_lines(report: dict[str, Any]) -> list[str]:
         figures = held_out[key]
         unit = "sources" if key == "by_source" else "labs (authors or organisations)"
         lines.append(f"  {name}, {figures['units']} {unit}:")
-        for what in ("estimates", "gains"):
-            row = figures[what]
-            if not row["count"]:
+        for what, label in (
+            ("estimates", "estimates"),
+            ("gains", "gains (priced pairs)"),
+            ("gains_all_pairs", "gains (all pairs, unpriced ones as misses)"),
+        ):
+            row = figures.get(what)
+            if not row or not row["count"]:
                 continue
             lines.append(
-                f"    {what:<9} {row['count']:>4}: coverage {row['coverage']:.3f}, "
+                f"    {label:<44} {row['count']:>4}: coverage {row['coverage']:.3f}, "
                 f"median width ×{row['median_width_ratio']:.2f}"
             )
+        lines += _by_change_lines(figures.get("gains_by_change") or {})
         lines.append(
             "    targets: "
             + "; ".join(
                 f"{text} {'met' if ok else 'MISSED'}" for text, ok in held_out_targets(figures)
             )
         )
+    return lines
+
+
+def _by_change_lines(by_change: dict[str, Any]) -> list[str]:
+    """Gain coverage and median width by kind of change (the classes, and whether the
+    bottleneck moves); an unpriced kind's pairs counted apart."""
+    lines = []
+    for name, row in by_change.items():
+        priced = (
+            f"{row['count']:>4} priced: coverage {row['coverage']:.3f}, "
+            f"median width ×{row['median_width_ratio']:.2f}"
+            if row["count"]
+            else f"{0:>4} priced"
+        )
+        left = f"; {row['unpriced']} unpriced" if row.get("unpriced") else ""
+        lines.append(f"      {name:<36} {priced}{left}")
     return lines
 
 
@@ -143,15 +163,14 @@ def _pair_lines(report: dict[str, Any]) -> list[str]:
     pairs = report.get("pairs") or {}
     if not pairs.get("pairs"):
         return []
-    ratio = ", ".join(
-        f"{ratio_group_label(k)} {factor(v[1])}" for k, v in pairs["ratio_bounds"].items()
-    )
+    unpriced = (pairs.get("spread") or {}).get("unpriced") or {}
     return [
         f"  within-source pairs: {pairs['pairs']}; estimated ratio within "
         f"×{pairs['tolerance']} of the published for {pairs['within_tolerance']:.0%}; "
         f"wrong direction on a change above 25%: {pairs['wrong_direction']} "
         f"({', '.join(pairs['wrong_direction_pairs']) or 'none'})",
-        f"  gain intervals (80%, either way): {ratio}",
+        "  classes of change a gain does not count (listed beside it with their published "
+        "ratios): " + ("; ".join(f"{k} ({why})" for k, why in unpriced.items()) or "none"),
     ]
 
 

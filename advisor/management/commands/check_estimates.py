@@ -86,5 +86,11 @@ def _pair_lines(pairs: dict[str, Any]) -> list[str]:
         f"  pairs of one machine with settings changed: {pairs['pairs']}; estimated ratio "
         f"within x{pairs['tolerance']} of the published for {pairs['within_tolerance']:.0%}; "
         f"wrong direction on a change above 25%: {pairs['wrong_direction']}; published ratio "
-        f"inside its 80% gain interval: {pairs['gain_interval_coverage']:.0%}",
+        f"inside its 80% gain interval: {_percent(pairs['gain_interval_coverage'])} "
+        f"(pairs changing a class the gain does not price, left out: "
+        f"{pairs.get('unpriced_pairs', 0)})",
     ]
+
+
+def _percent(share: float | None) -> str:
+    return "no pair" if share is None else f"{share:.0%}"

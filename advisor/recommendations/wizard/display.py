@@ -12,7 +12,7 @@ from advisor.recommendations.wizard.chart import Bar, describe, interval_chart
 from calibration.model import BOTTLENECKS
 from rules.inputs.errors import OutputRefused
 from rules.inputs.profile import MeasuredCpu
-from rules.output.result import Change, Effect, Estimates, Evidence, Result, Setting
+from rules.output.result import Change, Effect, Estimate, Estimates, Evidence, Result, Setting
 from rules.output.revert import can_revert
 from rules.reference.apply import apply_groups
 from rules.reference.bibliography import source
@@ -262,15 +262,14 @@ def interval_meaning(
     *,
     on_disks: bool = False,
     measured_cpu: MeasuredCpu | None = None,
-    log_flushing: bool = False,
 ) -> list[str]:
     """What the ranges mean, in a sentence each: the interval, why it is wide, the gain, and
     the measurements they rest on. `on_disks`: the storage is spinning disks, whose interval
     is that of published disks (calibration.interval.DISKS_GROUP); `measured_cpu`: the
-    profile's hardware.measured_cpu; `log_flushing`: the recommendation changes how the logs
-    are flushed, so its gain takes that change's wide interval (calibration.gain_interval). An
-    estimate outside the published data says which of its inputs put it there
-    (Estimate.outside); one cut to its device's ceiling says so (Estimate.capped)."""
+    profile's hardware.measured_cpu. A gain names the changes it does not count
+    (Estimate.excludes: their class the published pairs cannot bound). An estimate outside
+    the published data says which of its inputs put it there (Estimate.outside); one cut to
+    its device's ceiling says so (Estimate.capped)."""
     if estimates is None:
         return []
     rec = estimates.recommended
@@ -305,21 +304,8 @@ def interval_meaning(
         if capped is not None and capped.capped:  # the device's ceiling cut it (issue #42)
             lines.append(f"The {label} range is {capped.capped}.")
     gain = estimates.gain
-    if gain is not None and log_flushing:
-        lines.append(
-            f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%). It is this "
-            "wide because the change includes how the logs are flushed "
-            "(innodb_flush_log_at_trx_commit, innodb_flush_method or, with the binary log on, "
-            "sync_binlog): the model prices a sync per group of commits, not what a release's "
-            "log path costs besides, and published pairs that changed it were missed by far "
-            "more than those that changed anything else."
-        )
-    elif gain is not None:
-        lines.append(
-            f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%), a narrower "
-            "question than either estimate, since what the model does not know of this machine "
-            "cancels out of a ratio."
-        )
+    if gain is not None:
+        lines.append(gain_sentence(gain))
     if measured_cpu is not None:
         lines.append(
             f"The CPU's speed comes from the {measured_cpu.point_select_qps:g} point selects/s "
@@ -342,3 +328,16 @@ def interval_meaning(
     if estimates.anchor is not None and estimates.anchor.note:
         lines.append(estimates.anchor.note)
     return lines
+
+
+def gain_sentence(gain: Estimate) -> str:
+    """Recommended against current, and the changes it does not count with their published
+    figures (Estimate.excludes): one interval, over the changes the evidence can bound."""
+    said = f"Recommended against current: ×{gain.low:g} to ×{gain.high:g} (80%)"
+    if not gain.excludes:
+        return (
+            f"{said}, a narrower question than either estimate, since what the model does not "
+            "know of this machine cancels out of a ratio."
+        )
+    left = "; ".join(f"{e.setting} {e.change} ({e.why})" for e in gain.excludes)
+    return f"{said}, not counting {left}."

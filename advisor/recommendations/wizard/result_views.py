@@ -36,14 +36,12 @@ from advisor.recommendations.wizard.steps import STEPS, draft_from_profile, draf
 from advisor.recommendations.wizard.summary import machine_summary
 from advisor.recommendations.wizard.views import is_fragment
 from advisor.recommendations.wizard.whatif import compare, variants
-from calibration.gain_interval import BINLOG_SYNC_SETTING, change_on_sync_path
-from rules.current.binlog import binary_log_on
 from rules.inputs.echo import profile_from_echo
 from rules.inputs.enums import Media
 from rules.inputs.errors import OutputRefused, ProfileError
 from rules.inputs.validation import parse_profile
 from rules.output.headline import headline
-from rules.output.result import Change, Result, Setting
+from rules.output.result import Result
 from rules.output.revert import can_revert
 from rules.reference.bibliography import all_sources
 from rules.registry import all_rules
@@ -130,7 +128,6 @@ def _full_page(
             result.estimate,
             on_disks=_on_disks(result),
             measured_cpu=result.profile.hardware.measured_cpu,
-            log_flushing=_changes_log_flushing(result),
         ),
         "permalink": _base_url(request) + result.permalink,
         "probe": dict(
@@ -150,20 +147,6 @@ def _rds_list_fmt(files: tuple[Export, ...]) -> str:
 def _on_disks(result: Result) -> bool:
     """Whether the stored profile's storage is spinning disks."""
     return result.profile.hardware.storage.media is Media.HDD
-
-
-def _changes_log_flushing(result: Result) -> bool:
-    """Does the recommendation change how the logs are flushed, against the pasted value or,
-    where none was pasted, the version's default (as the estimator's baseline does)?"""
-    changed = [s.name for s in result.settings if _differs(s)]
-    binlog = BINLOG_SYNC_SETTING in changed and binary_log_on(result.profile)
-    return change_on_sync_path(changed, binlog=binlog)
-
-
-def _differs(setting: Setting) -> bool:
-    if setting.current is None:
-        return not setting.is_default
-    return setting.change is not None and setting.change is not Change.KEEP
 
 
 @require_GET

@@ -295,6 +295,7 @@ def test_the_schema_is_declared_by_the_result_classes() -> None:
         "EstimatesOutput",
         "AnchorOutput",
         "EstimateOutput",
+        "GainExclusionOutput",
         "CitedSourceOutput",
         "RdsParameterListOutput",
         "RdsParameterOutput",
@@ -307,3 +308,4 @@ def test_the_schema_is_declared_by_the_result_classes() -> None:
     }
     assert setting["change"]["enum"] == ["raise", "lower", "keep", "change", None]
     assert "why" not in components["EffectOutput"]["required"]
+    assert "excludes" not in components["EstimateOutput"]["required"]
