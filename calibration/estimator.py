@@ -29,7 +29,7 @@ from calibration.features import (
     Situation,
     as_arrays,
 )
-from calibration.gain_excludes import gain_exclusion
+from calibration.gain_excludes import gain_exclusion, unbounded_note
 from calibration.gain_spread import NO_CLASS, GainSpread, setting_class
 from calibration.interval import (
     INTERVAL,
@@ -208,6 +208,17 @@ class CalibratedEstimator:
         effects: dict[str, Effect] = {}
         binds = int(times[:, 0].argmax())  # the baseline's binding term
         for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True)):
+            if name in unpriced:  # one source for every number: the gain does not count it
+                not_estimated[name] = unbounded_note(
+                    gain_exclusion(
+                        self._spread,
+                        setting_class(name, binlog=binlog),
+                        name,
+                        baseline.get(name),
+                        recommended[name],
+                    )
+                )
+                continue
             moved = moved_terms(times[:, 0], times[:, 2 + i])
             if not moved:
                 not_estimated[name] = unpriced_note(name, kind)

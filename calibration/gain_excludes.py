@@ -85,3 +85,10 @@ def _spelled(value: ConfigValue | None) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def unbounded_note(exclusion: GainExclusion) -> str:
+    """A setting's effect_note when its change is one the gain does not count: the same
+    published figures, so that neither the effect nor the gain states a number the pairs
+    cannot bound."""
+    return f"not estimated, and not counted in the gain: {exclusion.why}"

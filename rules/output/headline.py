@@ -173,7 +173,11 @@ def _bottleneck_line(found: Headline) -> str:
 def _gain_text(gain: Estimate | None) -> str:
     if gain is None:
         return "not estimated"
-    return f"×{_ratio(gain.low)} to ×{_ratio(gain.high)} throughput ({gain.interval:.0%} interval)"
+    text = f"×{_ratio(gain.low)} to ×{_ratio(gain.high)} throughput ({gain.interval:.0%} interval)"
+    if gain.excludes:  # changes the published pairs cannot bound: named, never folded in
+        left_out = ", ".join(f"{e.setting} {e.change}" for e in gain.excludes)
+        text += f", not counting {left_out} (the published pairs cannot bound them)"
+    return text
 
 
 def _ratio(value: float) -> str:
