@@ -2,7 +2,9 @@
 
 import hashlib
 import json
+import string
 from collections.abc import Mapping
+from functools import cache
 
 from rules.current import ORIGIN_LABELS
 from rules.current.audit import audit, session_buffer_warnings
@@ -156,8 +158,8 @@ def _settle(
         dynamic=dynamic,
         apply_note=variable.note_now if dynamic else variable.note_restart,
         rule=rule.id,
-        reason=case.reason.format_map(facts),
-        explanation=case.explanation.format_map(facts),
+        reason=_fill(case.reason, facts),
+        explanation=_fill(case.explanation, facts),
         evidence=case.evidence,
     )
 
@@ -171,15 +173,52 @@ def _os_item(rule: OsRule, proposal: OsProposal, ctx: Context) -> OsItem:
         value=proposal.value,
         devices=proposal.devices,
         rule=rule.id,
-        explanation=case.explanation.format_map(proposal.facts),
+        explanation=_fill(case.explanation, proposal.facts),
         evidence=case.evidence,
         commands=proposal.commands,
         persist=proposal.persist,
         persist_path=proposal.persist_path,
         current=current,
         change=None if current is None else change_between(current, proposal.value, "enum"),
-        reason=case.reason.format_map(proposal.facts),
+        reason=_fill(case.reason, proposal.facts),
     )
+
+
+def _fill(template: str, facts: Mapping[str, object]) -> str:
+    """`template.format_map(facts)`, from the template's pieces split once (`_pieces`): a
+    recommendation fills ~55 texts, and str.format scans each of their characters on every
+    call."""
+    pieces = _pieces(template)
+    if pieces is None:
+        return template.format_map(facts)
+    texts, names = pieces
+    if not names:
+        return texts[0]
+    filled = [texts[0]]
+    for name, text in zip(names, texts[1:], strict=True):
+        filled.append(format(facts[name]))  # what str.format writes for a plain {name}
+        filled.append(text)
+    return "".join(filled)
+
+
+@cache  # keyed by the rules' templates, a fixed set
+def _pieces(template: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The fixed texts of `template` and the facts between them (one text more than facts), or
+    None when a field is more than {name} (a format spec, a conversion, an index)."""
+    texts, names = [""], []
+    try:
+        parsed = list(string.Formatter().parse(template))
+    except ValueError:  # malformed: str.format_map raises its own error
+        return None
+    for text, name, spec, conversion in parsed:
+        texts[-1] += text
+        if name is None:
+            continue
+        if spec or conversion or not name.isidentifier():
+            return None
+        names.append(name)
+        texts.append("")
+    return tuple(texts), tuple(names)
 
 
 def _profile_warnings(profile: Profile) -> list[str]:

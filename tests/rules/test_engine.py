@@ -1,6 +1,6 @@
 import pytest
 
-from rules.engine import RULESET_VERSION, recommend
+from rules.engine import RULESET_VERSION, _fill, recommend
 from rules.inputs.examples import hdd, profile, raw_profile
 from rules.inputs.validation import parse_profile
 from rules.output.result import Change
@@ -116,3 +116,21 @@ def test_it_warns_that_consumer_flash_lacks_power_loss_protection() -> None:
     assert any("power-loss protection" in w for w in result_for(**consumer).warnings)
     consumer["hardware.storage"]["flash_class"] = "enterprise"
     assert not any("power-loss protection" in w for w in result_for(**consumer).warnings)
+
+
+@pytest.mark.parametrize(
+    ("template", "facts"),
+    [
+        ("{a} and {b}{a}", {"a": 1.5, "b": Change.RAISE}),
+        ("no fields, {{braces}}", {}),
+        ("{a:,} {b!r} {c[0]}", {"a": 12345, "b": "x", "c": ["y"]}),  # beyond {name}
+        ("{a}", {"a": None}),
+    ],
+)
+def test_a_text_fills_as_str_format_map_would(template: str, facts: dict[str, object]) -> None:
+    assert _fill(template, facts) == template.format_map(facts)
+
+
+def test_a_missing_fact_is_the_key_error_str_format_map_raises() -> None:
+    with pytest.raises(KeyError):
+        _fill("{absent}", {})

@@ -19,6 +19,7 @@ from rules.inputs.enums import Flavor, Media
 from rules.inputs.profile import Profile
 from rules.inputs.validation import parse_profile
 from rules.inputs.version import FLAVOR_NAMES
+from rules.machine.cpu import cores_text
 from rules.machine.devices import PAGE_BYTES
 from rules.machine.memory import memory_budget
 from rules.machine.storage import ArrayCapability, array_capability
@@ -243,8 +244,9 @@ def _log_buffer(seen: Seen) -> set[str]:
 
 
 def _writer_threads(seen: Seen) -> set[str]:
-    cores = seen.profile.hardware.cpu_cores
-    seen.check("cores", str(cores))
+    hardware = seen.profile.hardware
+    cores = hardware.thread_cores  # a container's CPU limit, when below the host's cores
+    seen.check("cores", cores_text(hardware))
     seen.check("threshold", str(WRITER_THREADS_FROM_CORES))
     assert seen.setting.value == ("ON" if cores >= WRITER_THREADS_FROM_CORES else "OFF")
     return {"cores", "threshold"}
@@ -318,8 +320,9 @@ def _io_capacity_max(seen: Seen) -> set[str]:
 
 
 def _read_threads(seen: Seen) -> set[str]:
-    cores = seen.profile.hardware.cpu_cores
-    seen.check("cores", str(cores))
+    hardware = seen.profile.hardware
+    cores = hardware.thread_cores  # a container's CPU limit, when below the host's cores
+    seen.check("cores", cores_text(hardware))
     assert seen.value == clamp(cores // 2, 4, 64)  # "half the cores, 4 to 64"
     return _thread_slots(seen) | {"cores"}
 
@@ -519,7 +522,7 @@ def _check_setting(setting: Setting, profile: Profile, result: Result) -> None:
     rule = RULES[setting.rule]
     case, facts = _read(rule, setting)
     catalog = catalog_for(profile.server.flavor, profile.server.version)
-    capability = array_capability(profile.hardware.storage)
+    capability = array_capability(profile.hardware.storage, profile.workload.data_size_gb)
     seen = Seen(setting, case, facts, profile, result, catalog, capability)
     checked = CHECKS[rule.id](seen)
     if "array" in facts:

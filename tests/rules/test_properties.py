@@ -151,6 +151,11 @@ def test_more_devices_never_lower_io_capacity(raw, extra_pairs) -> None:
     storage.pop("measured_iops", None)
     if storage["raid_level"] == "none":
         return
+    if storage["media"] == "network_ssd":
+        # More volumes of the same size: left out, each volume is sized to its share of the
+        # data, and cloud IOPS that grow with size can fall as the same data is spread thinner
+        # (pd-ssd in RAID 5: 3 volumes of 2 GiB do 6,180 IOPS, 5 of 1 GiB 6,150).
+        storage["volume_size_gb"] = 500
     before = _io_capacity(raw)
     storage["device_count"] = min(128, storage["device_count"] + 2 * extra_pairs)
     assert _io_capacity(raw) >= before

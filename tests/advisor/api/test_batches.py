@@ -174,7 +174,7 @@ def test_the_archive_has_one_mycnf_per_host_and_a_summary(create, get, token):
     archive = archive_zip(response)
     names = archive.namelist()
     assert names == ["db0.example.com.cnf", "db1.example.com.cnf", "summary.csv"]
-    assert archive.read("db0.example.com.cnf").decode().startswith("# InnoDB IO Advisor")
+    assert "\n# InnoDB IO Advisor" in archive.read("db0.example.com.cnf").decode()  # after the lead
     rows = list(csv.DictReader(io.StringIO(archive.read("summary.csv").decode())))
     assert [r["name"] for r in rows] == ["db0.example.com", "db1.example.com", "old", "broken"]
     assert rows[0]["mycnf_file"] == "db0.example.com.cnf"

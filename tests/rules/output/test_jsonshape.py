@@ -185,3 +185,32 @@ def test_a_derived_key_that_computes_its_json_is_written_as_computed() -> None:
     assert to_json(PLAIN, shape)["raw"] is written
     schema = schema_components(Leaf, shape)["Leaf"]["properties"]["raw"]
     assert schema == {"type": "array", "items": {"$ref": "#/components/schemas/Leaf"}}
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:  # flat: every field a str, written as it is
+    key: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pairs:
+    kept: tuple[Pair, ...]
+    listed: list[Pair]
+
+
+def test_flat_items_of_a_tuple_are_written_once_and_copied_out_for_each_object() -> None:
+    shared = (Pair("a", "1"), Pair("b", "2"))
+    first, second = to_json(Pairs(shared, []), SHAPE), to_json(Pairs(shared, []), SHAPE)
+    assert (
+        first["kept"] == second["kept"] == [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}]
+    )
+    first["kept"][0]["key"] = "changed"
+    assert to_json(Pairs(shared, []), SHAPE)["kept"][0] == {"key": "a", "value": "1"}
+
+
+def test_flat_items_of_a_list_are_written_from_the_list_as_it_is_now() -> None:
+    listed = [Pair("a", "1")]
+    assert to_json(Pairs((), listed), SHAPE)["listed"] == [{"key": "a", "value": "1"}]
+    listed.append(Pair("b", "2"))
+    assert to_json(Pairs((), listed), SHAPE)["listed"][1] == {"key": "b", "value": "2"}
