@@ -208,6 +208,10 @@ class CalibratedEstimator:
         effects: dict[str, Effect] = {}
         binds = int(times[:, 0].argmax())  # the baseline's binding term
         for i, (name, lo, hi) in enumerate(zip(names, low, high, strict=True)):
+            moved = moved_terms(times[:, 0], times[:, 2 + i])
+            if not moved:
+                not_estimated[name] = unpriced_note(name, kind)
+                continue
             if name in unpriced:  # one source for every number: the gain does not count it
                 not_estimated[name] = unbounded_note(
                     gain_exclusion(
@@ -218,10 +222,6 @@ class CalibratedEstimator:
                         recommended[name],
                     )
                 )
-                continue
-            moved = moved_terms(times[:, 0], times[:, 2 + i])
-            if not moved:
-                not_estimated[name] = unpriced_note(name, kind)
                 continue
             # + 0.0: a change that rounds to nothing is 0.0, not -0.0, in the API's JSON too
             effect = Effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0)

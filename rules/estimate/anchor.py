@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rules.current.server_numbers import parse_number
+from rules.estimate.config_values import configured
 from rules.estimate.interface import ConfigValue, Estimator
 from rules.inputs.lab_results import LabRun
 from rules.inputs.profile import Profile
@@ -162,16 +163,9 @@ def lab_config(
     config: dict[str, ConfigValue] = {
         name: value for name, value in baseline.items() if name not in run.configuration
     }
-    for setting in settings:
-        name = setting["name"]
-        text = run.configuration.get(name)
-        if text is None:
-            default = catalog.default(name)
-            if default is not None:
-                config[name] = default
-            continue
-        number = parse_number(text) if setting["kind"] != "enum" else None
-        config[name] = number if number is not None else text
+    config.update(
+        configured(settings, lambda setting: run.configuration.get(setting["name"]), catalog)
+    )
     return config
 
 

@@ -4,8 +4,8 @@ setting's effect."""
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.current.server_numbers import parse_number
 from rules.estimate.anchor import anchored, lab_anchored, measured_anchor
+from rules.estimate.config_values import configured
 from rules.estimate.interface import Assessment, ConfigValue, Estimator
 from rules.inputs.profile import Profile
 from rules.output.result import Effect, Estimates, OsItem, SettingFields
@@ -78,16 +78,7 @@ def baseline_config(
     """What runs today: the pasted values, else the version's defaults (with no current
     configuration at all, every value is the default: the baseline the gain is weighed
     against)."""
-    config: dict[str, ConfigValue] = {}
-    for setting in settings:
-        name, text = setting["name"], setting["current"]
-        if text is None:
-            default = catalog.default(name)
-            if default is not None:
-                config[name] = default
-            continue
-        number = parse_number(text) if setting["kind"] != "enum" else None
-        config[name] = number if number is not None else text
+    config = configured(settings, lambda setting: setting["current"], catalog)
     if profile.current is not None and "io_scheduler" in profile.current.os:
         config["io_scheduler"] = profile.current.os["io_scheduler"]
     return config

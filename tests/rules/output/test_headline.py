@@ -164,3 +164,25 @@ def test_one_diagnosis_no_io_bound_warning_beside_a_cpu_bottleneck(fields):
         assert found.bottleneck_after != CPU, io_bound
     if found.bottleneck_after == CPU:
         assert not io_bound
+
+
+@pytest.mark.parametrize("path", PROFILES, ids=lambda p: p.stem)
+def test_a_change_the_gain_leaves_out_has_no_effect_and_is_named_in_the_lead(path: Path) -> None:
+    """One source for every number: a change whose published pairs cannot bound it is neither
+    folded into the gain nor priced as a lever, and the lead's first line names it."""
+    pasted = {
+        "variables": {"innodb_flush_log_at_trx_commit": "2", "innodb_read_ahead_threshold": "8"}
+    }
+    result = golden(path, current=pasted)
+    assert result.estimate is not None
+    assert result.estimate.gain is not None
+    left_out = {e.setting for e in result.estimate.gain.excludes}
+    assert left_out  # the pasted read-ahead threshold at least: its class has two sources
+    settings = {s.name: s for s in result.settings}
+    for name in left_out & set(settings):
+        assert settings[name].effect is None, name
+    found = headline(result)
+    assert found is not None
+    assert not left_out & {lever.name for lever in found.levers}
+    for exclusion in result.estimate.gain.excludes:
+        assert f"{exclusion.setting} {exclusion.change}" in found.lines[0]
