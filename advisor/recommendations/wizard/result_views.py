@@ -241,20 +241,30 @@ def result_lab(request: HttpRequest, recommendation_id: str) -> HttpResponse:
 
 
 def _refused_lab(request: HttpRequest, result: Result, problems: list[str]) -> TemplateResponse:
-    pasted = request.POST.get(lab_form.PASTE, "")
-    keep = pasted if isinstance(pasted, str) and len(pasted) <= lab_form.MAX_TEXT_BYTES else ""
-    offered, comparison = compare(result, "", recommendation_compute)
-    context: dict[str, object] = {"result": result, "whatifs": offered, "comparison": comparison}
-    context |= {"lab_problems": problems[:MAX_PROBLEMS_SHOWN], "lab_text": keep}
-    return _full_page(request, result, context, status=400)
+    return _refused_form(request, result, problems, "lab", lab_form.PASTE, lab_form.MAX_TEXT_BYTES)
 
 
 def _refused_list(request: HttpRequest, result: Result, problems: list[str]) -> TemplateResponse:
-    pasted = request.POST.get(rds_list.PASTE, "")
-    keep = pasted if isinstance(pasted, str) and len(pasted) <= rds_list.MAX_LIST_BYTES else ""
+    return _refused_form(
+        request, result, problems, "rds_list", rds_list.PASTE, rds_list.MAX_LIST_BYTES
+    )
+
+
+def _refused_form(
+    request: HttpRequest,
+    result: Result,
+    problems: list[str],
+    form: str,
+    paste: str,
+    max_bytes: int,
+) -> TemplateResponse:
+    """The result page again, 400, with one of its forms open: its problems (`<form>_problems`)
+    and the pasted text kept when it is small enough to show again (`<form>_text`)."""
+    pasted = request.POST.get(paste, "")
+    keep = pasted if isinstance(pasted, str) and len(pasted) <= max_bytes else ""
     offered, comparison = compare(result, "", recommendation_compute)
     context: dict[str, object] = {"result": result, "whatifs": offered, "comparison": comparison}
-    context |= {"rds_list_problems": problems[:MAX_PROBLEMS_SHOWN], "rds_list_text": keep}
+    context |= {f"{form}_problems": problems[:MAX_PROBLEMS_SHOWN], f"{form}_text": keep}
     return _full_page(request, result, context, status=400)
 
 
