@@ -22,3 +22,11 @@ def percent_text(ratio: float) -> str:
     if 0 < ratio < 0.005:
         return "under 1%"
     return f"{ratio:.0%}"
+
+
+def rounded_text(exact: float, readable: int) -> str:
+    """The clause that says an explanation's figure was rounded: ", rounded down to 1,200" after
+    "25% of the 5,000 writes/s is 1,250"; empty when the readable figure is the exact one."""
+    if readable == round(exact):
+        return ""
+    return f", rounded {'down' if readable < exact else 'up'} to {readable:,}"

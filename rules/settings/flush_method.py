@@ -4,6 +4,7 @@ from rules.inputs.enums import Flavor
 from rules.inputs.version import ServerVersion
 from rules.output.result import Evidence
 from rules.rule import Case, Context, Proposal, Rule
+from rules.settings.doublewrite import FAST
 
 # From 8.0.14 InnoDB fsyncs file metadata itself, which made O_DIRECT_NO_FSYNC safe on XFS and
 # ext4 (mysql-manual-flush-method); before it the manual warns against it there.
@@ -15,6 +16,7 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
     protected = ctx.profile.hardware.storage.has_protected_write_cache
     if not ctx.catalog.exists("innodb_flush_method") or _deprecated(ctx):
         return (
+            *_pasted_override(ctx),
             Proposal("innodb_data_file_buffering", "OFF", "mariadb11-data"),
             Proposal("innodb_log_file_buffering", "OFF", "mariadb11-log"),
         )
@@ -24,6 +26,56 @@ def compute(ctx: Context) -> tuple[Proposal, ...]:
         return (Proposal("innodb_flush_method", "O_DIRECT_NO_FSYNC", "no-fsync"),)
     case = "bbu-old" if protected else "direct"
     return (Proposal("innodb_flush_method", "O_DIRECT", case),)
+
+
+def _pasted_override(ctx: Context) -> tuple[Proposal, ...]:
+    """innodb_flush_method = O_DIRECT, written out, where the pasted configuration sets a method
+    that MariaDB 11 still reads at startup and that undoes the switches below: the deprecated
+    value is applied after them (mariadb-docs-flush-method), so a drop-in that only sets the
+    switches leaves it in force (review F5)."""
+    current = ctx.profile.current
+    pasted = current.variables.get("innodb_flush_method") if current is not None else None
+    if pasted is None:
+        return ()
+    method = pasted.strip().strip("'\"").upper()
+    effect = _UNDOES.get(method)
+    if effect is None or (method == "O_DIRECT_NO_FSYNC" and not _has_fast(ctx)):
+        return ()
+    return (
+        Proposal(
+            "innodb_flush_method",
+            "O_DIRECT",
+            "mariadb11-override",
+            {
+                "pasted": method if method.startswith("O_") else method.lower(),
+                "effect": effect,
+            },
+        ),
+    )
+
+
+def _has_fast(ctx: Context) -> bool:
+    spec = ctx.catalog.get("innodb_doublewrite")
+    return spec is not None and FAST in spec.values
+
+
+# What a pasted innodb_flush_method does to a MariaDB 11 server that O_DIRECT does not
+# (mariadb-docs-flush-method: the values' mapping onto the switches; mariadb-mdev-33545: from
+# 11.0.6 O_DIRECT_NO_FSYNC turns innodb_doublewrite=ON into fast, whose data files skip their
+# fsync; before 11.0.6 it acted as O_DIRECT, see _has_fast). O_DSYNC only adds write-through,
+# which is as safe, and is left alone.
+_BUFFERED = (
+    "turns innodb_data_file_buffering back ON, so data pages are cached twice, in the buffer "
+    "pool and in the OS page cache"
+)
+_UNDOES = {
+    "O_DIRECT_NO_FSYNC": "turns innodb_doublewrite=ON into fast, so the data files skip their "
+    "fsync, and without a protected write cache a write the drives acknowledged can be lost "
+    "in a power cut",
+    "FSYNC": _BUFFERED,
+    "LITTLESYNC": _BUFFERED,
+    "NOSYNC": _BUFFERED,
+}
 
 
 def _deprecated(ctx: Context) -> bool:
@@ -94,6 +146,23 @@ RULE = Rule(
             (
                 Evidence(
                     "mariadb-mdev-24854", "MariaDB 10.6 made O_DIRECT the default flush method."
+                ),
+                _EV_MANUAL,
+            ),
+        ),
+        "mariadb11-override": Case(
+            "replaces today's {pasted}, which MariaDB 11 still reads at startup",
+            "MariaDB 11 deprecated innodb_flush_method but still reads it at startup, after the "
+            "switches below: today's {pasted} {effect}. Setting the switches alone would leave "
+            "it in force, so this file states O_DIRECT, which leaves them as set here. An "
+            "option read later wins, so remove the old line from the main configuration too, "
+            "or make sure this file is read after it.",
+            (
+                _EV_MARIADB11,
+                Evidence(
+                    "mariadb-mdev-33545",
+                    "From MariaDB 11.0.6, innodb_flush_method=O_DIRECT_NO_FSYNC turns "
+                    "innodb_doublewrite=ON into fast, which skips the fsync on the data files.",
                 ),
                 _EV_MANUAL,
             ),

@@ -4,7 +4,7 @@ from rules.inputs.enums import Media
 from rules.machine.workload import WRITE_INTENSITY
 from rules.output.result import Evidence
 from rules.reference.defaults import default_note, io_capacity_max_default, server_name
-from rules.rounding import clamp, percent_text, round_readable
+from rules.rounding import clamp, percent_text, round_readable, rounded_text
 from rules.rule import Case, Context, Proposal, Rule
 
 # Share of the array's random-write rate given to background flushing, by media.
@@ -57,6 +57,8 @@ def compute_capacity(ctx: Context) -> tuple[Proposal, ...]:
     if volume is not None and budget <= ceiling:  # the provisioned budget, whatever the share asks
         ceiling, case = budget, "provisioned"
     value = int(clamp(wanted, FLOOR_IOPS, max(FLOOR_IOPS, ceiling)))
+    if case == "provisioned" and value == wanted:
+        case = "provisioned-share"  # the share's own figure fits within the budget
     if min(wanted, ceiling) < FLOOR_IOPS:
         case = "floor"
     facts = {
@@ -65,6 +67,8 @@ def compute_capacity(ctx: Context) -> tuple[Proposal, ...]:
         "share": percent_text(share),
         "writes": f"{writes:,.0f}",
         "wanted": f"{wanted:,}",
+        "asked": f"{writes * share:,.0f}",  # the share's exact figure, before round_readable
+        "rounded": rounded_text(writes * share, wanted),
         "limit": f"{min(wanted, ceiling):,}",
         "value": f"{value:,}",
         "measured_share": percent_text(MEASURED_CAPACITY_SHARE),
@@ -182,8 +186,8 @@ RULE_CAPACITY = Rule(
         ),
         "ceiling": Case(
             "{value}{default}, the most the cited runs used ({share} of ~{writes} writes/s "
-            "would be {wanted})",
-            _WHAT + "{array}. {share} of that would be {wanted}, more than any configuration "
+            "would be {asked})",
+            _WHAT + "{array}. {share} of that would be {asked}, more than any configuration "
             "we cite used, and Percona warns against deriving io_capacity from spec-sheet "
             "IOPS: it paces idle flushing, not peak writes. So {value}{default}.",
             (*_FLASH_EVIDENCE, _EV_DEFAULT_84),
@@ -199,9 +203,19 @@ RULE_CAPACITY = Rule(
             "volumes' provisioned IOPS allow",
             _WHAT + "{array}. Those IOPS are a budget that reads, commit syncs and flushing "
             "share: a volume's limit counts reads and writes together. {share} of the {writes} "
-            "writes/s would be {wanted}; background flushing gets at most {provisioned_share} "
-            "of them, {budget}, so {value}{default}, leaving innodb_io_capacity_max twice this "
-            "within half of the budget.",
+            "writes/s would be {asked}, but background flushing gets at most "
+            "{provisioned_share} of them, so {value}, leaving innodb_io_capacity_max twice "
+            "this within half of the budget.",
+            (_EV_SHARED_BUDGET, _EV_MEASURED, _FLASH_EVIDENCE[0]),
+        ),
+        "provisioned-share": Case(
+            "{value}{default}, within {provisioned_share} of the {writes} writes/s the "
+            "volumes' provisioned IOPS allow",
+            _WHAT + "{array}. Those IOPS are a budget that reads, commit syncs and flushing "
+            "share: a volume's limit counts reads and writes together. {share} of the {writes} "
+            "writes/s is {asked}{rounded}, within the {provisioned_share} of them background "
+            "flushing may take, leaving innodb_io_capacity_max twice this within half of the "
+            "budget.",
             (_EV_SHARED_BUDGET, _EV_MEASURED, _FLASH_EVIDENCE[0]),
         ),
         "measured": Case(

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from hypothesis import given
 
 from rules.engine import recommend
@@ -28,7 +29,7 @@ from rules.output.result import Result, Setting
 from rules.reference.catalog import ServerCatalog, catalog_for
 from rules.reference.defaults import io_capacity_max_default, server_name
 from rules.registry import SETTING_RULES
-from rules.rounding import clamp, percent_text, round_readable
+from rules.rounding import clamp, percent_text, round_readable, rounded_text
 from rules.rule import Context, Rule
 from rules.settings.buffer_pool import LARGE_HOST_RESERVE_BYTES, POOL_FLOOR_SHARE, target_pool
 from rules.settings.log_buffer import LARGE_TRANSACTION_BYTES
@@ -270,6 +271,8 @@ def _io_capacity(seen: Seen) -> set[str]:
     if share is not None:
         wanted = round_readable(writes * share)
         seen.check("wanted", f"{wanted:,}")
+        seen.check("asked", f"{writes * share:,.0f}")  # stated as the share's exact figure
+        seen.check("rounded", rounded_text(writes * share, wanted))
         seen.check("portion", "about the" if share == 1 else f"{seen.facts['share']} of the")
         if seen.case in ("hdd", "flash"):
             assert value == wanted, (seen.case, value, wanted)
@@ -280,15 +283,17 @@ def _io_capacity(seen: Seen) -> set[str]:
     volume = seen.capability.volume
     seen.check("budget", f"{int(writes * 0.25):,}")
     seen.check("provisioned_share", "25%")
-    if seen.case == "provisioned":
+    if seen.case in ("provisioned", "provisioned-share"):
         assert volume is not None
         assert value == min(round_readable(writes * (share or 0)), int(writes * 0.25))
         assert value <= writes
+        # capped by the budget, or the share's own (rounded) figure
+        assert (value < round_readable(writes * (share or 0))) is (seen.case == "provisioned")
     if seen.case == "floor":
         assert value == 100 > int(seen.facts["limit"].replace(",", ""))
     return {
         "share", "portion", "writes", "value", "wanted", "limit", "measured_share", "default",
-        "budget", "provisioned_share",
+        "budget", "provisioned_share", "asked", "rounded",
     }  # fmt: skip
 
 
@@ -529,11 +534,39 @@ def _check_setting(setting: Setting, profile: Profile, result: Result) -> None:
         assert facts["array"] == capability.summary
     unchecked = {k for k, v in facts.items() if re.search(r"\d", v)} - checked - {"array"}
     assert not unchecked, f"{rule.id}: figures with no check here: {sorted(unchecked)}"
+    for text in (setting.reason, setting.explanation):
+        _check_shares(rule.id, text)
     for pattern in VALUE_IN_TEXT.get(rule.id, ()):
         for text in (setting.reason, setting.explanation):
             stated: Any = re.search(pattern, text, re.MULTILINE)
             if stated is not None:
                 assert float(stated.group(1)) == float(setting.value), (rule.id, text)
+
+
+# "25% of the 5,000 writes/s is 1,250" (or "would be"): a stated share of a stated figure must be
+# that share's product, to within the rounding of the whole percent; a rounded value is said to
+# be rounded after it ("1,250, rounded down to 1,200"), never stated as the product (review F4).
+_SHARE_OF = re.compile(
+    r"(\d+)% of (?:the |that )?~?([\d,]+)\b[^;.]*? (?:is|would be) ([\d,]+)(?![\d,]*%)"
+)
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _check_shares(rule_id: str, text: str) -> None:
+    for found in _SHARE_OF.finditer(text):
+        percent, whole, stated = (_number(g) for g in found.groups())
+        low, high = whole * (percent - 0.5) / 100, whole * (percent + 0.5) / 100
+        assert low - 0.5 <= stated <= high + 0.5, (rule_id, found.group(0))
+
+
+def test_a_share_stated_as_its_rounded_value_is_caught() -> None:
+    """The F4 sentence as it was: 25% of 5,000 is 1,250, not 1,200."""
+    with pytest.raises(AssertionError):
+        _check_shares("io-capacity-from-array-iops", "25% of the 5,000 writes/s would be 1,200;")
+    _check_shares("io-capacity-from-array-iops", "25% of the 5,000 writes/s is 1,250, rounded")
 
 
 @PROPERTY_SETTINGS

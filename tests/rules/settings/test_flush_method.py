@@ -1,6 +1,13 @@
+import json
+from pathlib import Path
+
 import pytest
 
+from rules.engine import recommend
 from rules.inputs.examples import flash, hdd
+from rules.inputs.validation import parse_profile
+from rules.output.result import Change
+from rules.render.mycnf import render_mycnf
 from tests.rules.engine_helpers import result_for
 
 BBU = hdd(8, "raid10", rpm=15000, cache="write_back_bbu")
@@ -43,3 +50,44 @@ def test_it_warns_about_battery_learning_cycles_when_relying_on_the_cache() -> N
     assert setting is not None
     assert "learning cycle" in setting.explanation
     assert any("learning cycles" in w for w in result.warnings)
+
+
+PROFILE_15 = (
+    Path(__file__).parents[3] / "review/profiles/15-mariadb114-hdd-writeback-unprotected.json"
+)
+
+
+def test_a_pasted_no_fsync_on_mariadb_11_4_is_overridden_in_the_drop_in() -> None:
+    """Review F5: the switches alone leave the pasted O_DIRECT_NO_FSYNC in force (from 11.0.6
+    it turns innodb_doublewrite=ON into fast), so the drop-in states O_DIRECT."""
+    result = recommend(parse_profile(json.loads(PROFILE_15.read_text())))
+    setting = result.setting("innodb_flush_method")
+    assert setting is not None
+    assert (setting.current, setting.value, setting.change) == (
+        "O_DIRECT_NO_FSYNC",
+        "O_DIRECT",
+        Change.CHANGE,
+    )
+    assert "innodb_flush_method = O_DIRECT\n" in render_mycnf(result)
+
+
+@pytest.mark.parametrize(
+    ("version", "pasted", "written"),
+    [
+        ("11.4.5", "fsync", True),  # would turn data-file buffering back on
+        ("11.8", "O_DIRECT_NO_FSYNC", True),
+        ("11.0.2", "O_DIRECT_NO_FSYNC", False),  # before 11.0.6 it acts as O_DIRECT
+        ("11.4.5", "O_DIRECT", False),
+        ("11.4.5", "O_DSYNC", False),  # write-through is as safe
+    ],
+)
+def test_it_states_o_direct_only_where_the_pasted_method_would_undo_the_switches(
+    version, pasted, written
+) -> None:
+    result = result_for(
+        **{"server.flavor": "mariadb", "server.version": version},
+        current={"variables": {"innodb_flush_method": pasted}},
+    )
+    setting = result.setting("innodb_flush_method")
+    assert (setting is not None and setting.value == "O_DIRECT") is written
+    assert result.setting("innodb_data_file_buffering") is not None
