@@ -104,3 +104,9 @@ class OsRule:
     def sources(self) -> tuple[str, ...]:
         keys = (e.source for case in self.cases.values() for e in case.evidence)
         return tuple(dict.fromkeys(keys))
+
+
+def sentence_start(text: str) -> str:
+    """`text` as the start of a sentence: its first letter upper-case ("one EBS gp2 volume
+    sustains ..." opening a sentence of an explanation)."""
+    return text[:1].upper() + text[1:]

@@ -5,7 +5,7 @@ from rules.machine.workload import WRITE_INTENSITY
 from rules.output.result import Evidence
 from rules.reference.defaults import default_note, io_capacity_max_default, server_name
 from rules.rounding import clamp, percent_text, round_readable, rounded_text
-from rules.rule import Case, Context, Proposal, Rule
+from rules.rule import Case, Context, Proposal, Rule, sentence_start
 
 # Share of the array's random-write rate given to background flushing, by media.
 # HDD: experts set about the whole write rate (callaghan-2009-2disk: 250 on two SATA disks;
@@ -62,7 +62,7 @@ def compute_capacity(ctx: Context) -> tuple[Proposal, ...]:
     if min(wanted, ceiling) < FLOOR_IOPS:
         case = "floor"
     facts = {
-        "array": ctx.capability.summary,
+        "array": sentence_start(ctx.capability.summary),  # each explanation opens with it
         "portion": "about the" if share == 1 else f"{percent_text(share)} of the",
         "share": percent_text(share),
         "writes": f"{writes:,.0f}",
