@@ -99,6 +99,11 @@ SAFE_VARIANTS = [
     ),
     ("relaxed binlog syncing with the binary log off", "sync_binlog = 0\nskip-log-bin", {}),
     (
+        "MariaDB's 3, which syncs at commit too",
+        "innodb_flush_log_at_trx_commit = 3",
+        {"server.flavor": "mariadb", "server.version": "10.11"},
+    ),
+    (
         "query cache on MariaDB",
         "query_cache_type = 0",
         {"server.flavor": "mariadb", "server.version": "10.11"},
@@ -130,3 +135,19 @@ def test_a_check_without_the_current_configuration_is_refused() -> None:
     profile = parse_profile(raw_profile())
     with pytest.raises(ValueError, match="needs the current configuration"):
         check(profile, recommend(profile))
+
+
+@pytest.mark.parametrize(
+    ("line", "overrides"),
+    [
+        ("innodb_flush_log_at_trx_commit = 0", {}),
+        ("sync_binlog = 0", {}),
+    ],
+)
+def test_what_check_mode_fails_on_the_recommendation_warns_about_in_the_same_words(
+    line: str, overrides: dict[str, Any]
+) -> None:
+    report = _report(f"[mysqld]\n{line}\n", **overrides)
+    assert [u.why for u in report.unsafe] == [
+        w for w in report.result.warnings if w.startswith(report.unsafe[0].variable)
+    ]

@@ -146,3 +146,45 @@ def test_session_buffers_use_the_default_151_connections_when_unset() -> None:
         "session buffers", warnings_for(**{"hardware.ram_gb": 32}, current={"variables": paste})
     )
     assert "x max_connections 151 =" in warning
+
+
+# The review's profile 04 (issue #41, F3): MariaDB 10.6 on a consumer SATA SSD, full durability.
+PROFILE_04 = {
+    "server.flavor": "mariadb",
+    "server.version": "10.6.18",
+    "hardware.ram_gb": 4,
+    "hardware.cpu_cores": 2,
+    "workload.durability": "full",
+}
+
+
+def test_trx_commit_0_under_full_durability_names_the_second_of_commits_a_crash_loses() -> None:
+    paste = "[mysqld]\ninnodb_flush_log_at_trx_commit=0\n"
+    warning = one_about(
+        "innodb_flush_log_at_trx_commit", warnings_for(**PROFILE_04, current={"mycnf": paste})
+    )
+    assert warning.startswith("innodb_flush_log_at_trx_commit = 0 writes and syncs the redo log")
+    assert "a crash of mysqld alone can lose up to about a second of commits" in warning
+    assert warning.endswith("the profile asks for full durability: set 1.")
+
+
+def test_trx_commit_2_under_full_durability_names_the_os_crash_not_mysqld() -> None:
+    paste = {"innodb_flush_log_at_trx_commit": "2"}
+    warning = one_about(
+        "innodb_flush_log_at_trx_commit", warnings_for(current={"variables": paste})
+    )
+    assert "an OS crash or a power cut can lose up to about a second of commits" in warning
+
+
+@pytest.mark.parametrize(
+    ("overrides", "value"),
+    [
+        ({"workload.durability": "relaxed"}, "0"),  # the review's profile 16: asked for
+        ({}, "1"),
+        ({"server.flavor": "mariadb", "server.version": "10.11"}, "3"),  # syncs at commit too
+    ],
+)
+def test_trx_commit_the_profile_accepts_is_not_warned_about(overrides, value) -> None:
+    paste = {"innodb_flush_log_at_trx_commit": value}
+    warnings = warnings_for(**overrides, current={"variables": paste})
+    assert not [w for w in warnings if w.startswith("innodb_flush_log_at_trx_commit")]
