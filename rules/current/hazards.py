@@ -7,8 +7,12 @@ Each returns (variable, warning) pairs. Pure: the profile and the version's cata
 
 from rules.current.binlog import binary_log_on
 from rules.current.server_numbers import parse_number
+from rules.current.values import current_value
 from rules.inputs.enums import Durability
 from rules.inputs.profile import Profile
+from rules.machine.memory import memory_budget
+from rules.reference.catalog import ServerCatalog
+from rules.units import GIB, bytes_for_config, bytes_for_people
 
 # Full durability needs the redo log synced at every commit (MySQL 8.4 Reference Manual, 17.14
 # "InnoDB Startup Options and System Variables", innodb_flush_log_at_trx_commit,
@@ -66,3 +70,44 @@ def relaxed_durability(profile: Profile) -> list[tuple[str, str]]:
             )
         )
     return found
+
+
+def pool_over_memory(profile: Profile, catalog: ServerCatalog) -> list[tuple[str, str]]:
+    """A pasted buffer pool that, with what the server needs beside it (rules.machine.memory),
+    is more than the server may use: the RAM, or a container's lower memory limit. Past a
+    cgroup's memory.max "the OOM killer is invoked in the cgroup" (Linux cgroup v2,
+    https://docs.kernel.org/admin-guide/cgroup-v2.html, memory.max), whatever the host's RAM."""
+    name = "innodb_buffer_pool_size"
+    current = profile.current
+    text = None if current is None else current.variables.get(name)
+    pool = parse_number(text) if text is not None and catalog.exists(name) else None
+    if current is None or pool is None:
+        return []
+    log_spec = catalog.get("innodb_log_buffer_size")
+    log_text = current_value(current, log_spec, catalog)[0] if log_spec is not None else None
+    log_buffer = parse_number(log_text) if log_text is not None else None
+    budget = memory_budget(profile, catalog, int(log_buffer or 0))
+    memory = profile.hardware.memory_bytes  # a lower memory limit is what the server may use
+    if pool + budget.total <= memory:
+        return []
+    limited = profile.hardware.is_memory_limited
+    room = f"{bytes_for_people(memory)} " + ("memory limit" if limited else "of RAM")
+    if pool > memory:
+        whose = "the container's" if limited else "the host's"
+        return [
+            (
+                name,
+                f"{name}={bytes_for_config(int(pool))} is larger than {whose} {room}: once the "
+                "pool fills, the server will be killed for running out of memory (or page "
+                "heavily, where swap is allowed). Lower it (see the recommended value).",
+            )
+        ]
+    return [
+        (
+            name,
+            f"{name} = {text}: a {bytes_for_people(int(pool))} buffer pool plus what the server "
+            f"needs beside it ({budget.total / GIB:.1f} GiB: the OS, the log buffer and "
+            f"{profile.workload.concurrency:,} connections' buffers) is more than the {room}: "
+            "the host can run out of memory and the server be killed.",
+        )
+    ]

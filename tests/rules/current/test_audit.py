@@ -188,3 +188,31 @@ def test_trx_commit_the_profile_accepts_is_not_warned_about(overrides, value) ->
     paste = {"innodb_flush_log_at_trx_commit": value}
     warnings = warnings_for(**overrides, current={"variables": paste})
     assert not [w for w in warnings if w.startswith("innodb_flush_log_at_trx_commit")]
+
+
+def test_a_pasted_pool_over_the_memory_limit_is_named_with_the_limit() -> None:
+    # The review's profile 12 (issue #41, F1): a container on a 256 GiB host.
+    container = {"hardware.ram_gb": 256, "hardware.memory_limit_gb": 8}
+    paste = {"innodb_buffer_pool_size": "12884901888"}
+    warning = one_about(
+        "innodb_buffer_pool_size", warnings_for(**container, current={"variables": paste})
+    )
+    assert warning.startswith(
+        "innodb_buffer_pool_size=12G is larger than the container's 8 GiB memory limit"
+    )
+    fits = {"innodb_buffer_pool_size": "4G"}
+    warnings = warnings_for(**container, current={"variables": fits})
+    assert not [w for w in warnings if w.startswith("innodb_buffer_pool_size")]
+
+
+def test_a_pasted_pool_that_fits_the_ram_only_without_the_rest_names_what_it_needs_beside() -> None:
+    warning = one_about(
+        "innodb_buffer_pool_size",
+        warnings_for(
+            **{"hardware.ram_gb": 16}, current={"variables": {"innodb_buffer_pool_size": "15G"}}
+        ),
+    )
+    assert warning.startswith("innodb_buffer_pool_size = 15G: a 15 GiB buffer pool plus")
+    assert warning.endswith(
+        "is more than the 16 GiB of RAM: the host can run out of memory and the server be killed."
+    )
