@@ -108,6 +108,7 @@ def pool_over_memory(profile: Profile, catalog: ServerCatalog) -> list[tuple[str
             f"{name} = {text}: a {bytes_for_people(int(pool))} buffer pool plus what the server "
             f"needs beside it ({budget.total / GIB:.1f} GiB: the OS, the log buffer and "
             f"{profile.workload.concurrency:,} connections' buffers) is more than the {room}: "
-            "the host can run out of memory and the server be killed.",
+            f"the {'container' if limited else 'host'} can run out of memory and the server be "
+            "killed.",
         )
     ]
