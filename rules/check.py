@@ -7,10 +7,12 @@ Unsafe means a value that can lose committed data, outgrow the machine or stop t
     off (or DETECT_ONLY), query cache variables on MySQL 8.0+, and any variable the release
     no longer has in a pasted option file or variables object, unless given as `loose-name`
     (rules.reference.removed; rules.current.audit.unsafe_current);
-  * innodb_flush_log_at_trx_commit or a pasted sync_binlog other than 1 when the profile asks
-    for full durability (sync_binlog only where a binary log is written: rules.current.binlog);
+  * innodb_flush_log_at_trx_commit other than 1 (or MariaDB's 3), or a pasted sync_binlog other
+    than 1, when the profile asks for full durability (sync_binlog only where a binary log is
+    written; rules.current.hazards, which the recommendation's warnings share);
   * a redo log whose worst-case replay exceeds the profile's recovery target;
-  * a buffer pool that, with the memory the server needs beside it, is larger than the RAM.
+  * a buffer pool that, with the memory the server needs beside it, is larger than the RAM or
+    the memory limit (rules.current.hazards).
 Pure: the profile and the engine's result in, a frozen report out.
 """
 
@@ -18,26 +20,18 @@ from dataclasses import dataclass
 
 from rules.current import parse_number
 from rules.current.audit import unsafe_current
-from rules.current.binlog import binary_log_on
 from rules.current.values import current_value
-from rules.inputs.enums import Durability
 from rules.inputs.profile import Current, Profile
-from rules.machine.memory import memory_budget
 from rules.output.result import Change, Result, Setting
 from rules.reference.apply import catalog_of
 from rules.reference.catalog import ServerCatalog
 from rules.render.mycnf import server_value
 from rules.settings.redo_log import recovery_seconds
-from rules.units import GIB, bytes_for_people
+from rules.units import bytes_for_people
 
 NEEDS_CURRENT = (
     "a check needs the current configuration: `current` (variables, mycnf or show_variables)"
 )
-# Full durability needs both at 1 (MySQL 8.0 Reference Manual, 17.14 "InnoDB Startup Options and
-# System Variables", innodb_flush_log_at_trx_commit: "The default setting of 1 is required for
-# full ACID compliance"; 19.1.6.4 "Binary Logging Options and Variables", sync_binlog: "a value
-# of 1 is required for the greatest possible durability"; the MariaDB KB says the same).
-DURABLE = {"innodb_flush_log_at_trx_commit": 1, "sync_binlog": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,32 +66,8 @@ def check(profile: Profile, result: Result) -> CheckReport:
         Unsafe(name, current.variables.get(name, ""), why)
         for name, why in unsafe_current(profile, catalog)
     ]
-    found += _relaxed_durability(profile, current)
     found += _redo_beyond_target(profile, current, catalog)
-    found += _memory_over_ram(profile, current, catalog)
     return CheckReport(result, tuple(found))
-
-
-def _relaxed_durability(profile: Profile, current: Current) -> list[Unsafe]:
-    if profile.workload.durability is not Durability.FULL:
-        return []
-    found = []
-    # Without a binary log, sync_binlog syncs nothing and loses nothing.
-    checked = DURABLE if binary_log_on(profile) else {"innodb_flush_log_at_trx_commit": 1}
-    for name, durable in checked.items():
-        text = current.variables.get(name)
-        value = parse_number(text) if text is not None else None
-        if value is None or value == durable:
-            continue
-        found.append(
-            Unsafe(
-                name,
-                text or "",
-                f"{name} = {text} lets a crash lose commits the clients were told had "
-                f"succeeded, and the profile asks for full durability: set {durable}.",
-            )
-        )
-    return found
 
 
 def _redo_beyond_target(profile: Profile, current: Current, catalog: ServerCatalog) -> list[Unsafe]:
@@ -140,33 +110,6 @@ def _current_redo(current: Current, catalog: ServerCatalog) -> tuple[str, int | 
             size *= files or 1
         return name, int(size)
     return "innodb_log_file_size", None
-
-
-def _memory_over_ram(profile: Profile, current: Current, catalog: ServerCatalog) -> list[Unsafe]:
-    name = "innodb_buffer_pool_size"
-    spec = catalog.get(name)
-    text = current.variables.get(name)
-    pool = parse_number(text) if text is not None and spec is not None else None
-    if pool is None:
-        return []
-    log_spec = catalog.get("innodb_log_buffer_size")
-    log_text = current_value(current, log_spec, catalog)[0] if log_spec is not None else None
-    log_buffer = parse_number(log_text) if log_text is not None else None
-    budget = memory_budget(profile, catalog, int(log_buffer or 0))
-    ram = profile.hardware.ram_bytes
-    if pool + budget.total <= ram:
-        return []
-    return [
-        Unsafe(
-            name,
-            text or "",
-            f"{name} = {text}: a {bytes_for_people(int(pool))} buffer pool plus what the server "
-            f"needs beside it ({budget.total / GIB:.1f} GiB: the OS, the log buffer and "
-            f"{profile.workload.concurrency:,} connections' buffers) is more than the "
-            f"{bytes_for_people(ram)} of RAM: the host can run out of memory and the server be "
-            "killed.",
-        )
-    ]
 
 
 def report_to_dict(report: CheckReport) -> dict[str, object]:

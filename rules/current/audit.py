@@ -4,6 +4,7 @@ Each warning names the variable (or the profile field) it is about and says what
 the profile and the version's catalog in, sentences out; the engine adds them to the result.
 """
 
+from rules.current.hazards import pool_over_memory, relaxed_durability
 from rules.current.kept import AUDITED_NAMES, UNCATALOGUED_SESSION_BUFFERS
 from rules.current.server_numbers import parse_number
 from rules.current.values import LEGACY_REDO, REDO_CAPACITY, is_off, legacy_redo_bytes
@@ -39,6 +40,8 @@ def audit(profile: Profile, catalog: ServerCatalog) -> list[str]:
     warnings = _parity_raid(storage)
     current = profile.current
     if current is not None:
+        warnings += [warning for _, warning in relaxed_durability(profile)]
+        warnings += [warning for _, warning in pool_over_memory(profile, catalog)]
         warnings += _legacy_redo(current, catalog)
         warnings += _query_cache(current, profile, catalog)
         warnings += [warning for _, warning in _removed_variables(current, catalog)]
@@ -62,7 +65,7 @@ def unsafe_current(profile: Profile, catalog: ServerCatalog) -> list[tuple[str, 
     if current.origin != "show_variables":  # a running server's list: an upgrade hazard only
         removed = _removed_variables(current, catalog)
         found += [(name, w) for name, w in removed if name not in current.loose]
-    return found
+    return found + relaxed_durability(profile) + pool_over_memory(profile, catalog)
 
 
 def _parity_raid(storage: Storage) -> list[str]:

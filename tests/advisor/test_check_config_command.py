@@ -97,3 +97,27 @@ def test_a_variable_the_release_removed_exits_1_naming_it(tmp_path: Path) -> Non
     assert "  unsafe  expire_logs_days = 7\n" in done.stdout
     loose = _file(tmp_path, "loose.cnf", "[mysqld]\nloose-expire_logs_days = 7\n")
     assert _run(host, "--mycnf", loose).returncode == 0
+
+
+def test_a_replication_option_mysql_8_3_removed_exits_1_naming_it(tmp_path: Path) -> None:
+    # The review's profile 01 (issue #41, F2): MySQL 8.4 will not start with it.
+    raw = raw_profile(**{"server.version": "8.4.2"})
+    host = _file(tmp_path, "host.json", json.dumps(raw))
+    paste = "[mysqld]\ninnodb_buffer_pool_size=20G\nmaster_info_repository=TABLE\n"
+    done = _run(host, "--mycnf", _file(tmp_path, "my.cnf", paste))
+    assert done.returncode == 1, done.stderr
+    assert "  unsafe  master_info_repository = TABLE\n" in done.stdout
+    assert "MySQL 8.3.0 removed it" in done.stdout
+
+
+def test_a_pool_over_the_containers_memory_limit_exits_1_naming_the_limit(tmp_path: Path) -> None:
+    # The review's profile 12 (issue #41, F1): it printed "PASS: nothing unsafe".
+    raw = raw_profile(
+        **{"server.version": "8.4.3", "hardware.ram_gb": 256, "hardware.memory_limit_gb": 8}
+    )
+    host = _file(tmp_path, "host.json", json.dumps(raw))
+    mycnf = _file(tmp_path, "my.cnf", "[mysqld]\ninnodb_buffer_pool_size = 12884901888\n")
+    done = _run(host, "--mycnf", mycnf)
+    assert done.returncode == 1, done.stderr
+    assert "  unsafe  innodb_buffer_pool_size = 12884901888\n" in done.stdout
+    assert "larger than the container's 8 GiB memory limit" in done.stdout

@@ -99,6 +99,11 @@ SAFE_VARIANTS = [
     ),
     ("relaxed binlog syncing with the binary log off", "sync_binlog = 0\nskip-log-bin", {}),
     (
+        "MariaDB's 3, which syncs at commit too",
+        "innodb_flush_log_at_trx_commit = 3",
+        {"server.flavor": "mariadb", "server.version": "10.11"},
+    ),
+    (
         "query cache on MariaDB",
         "query_cache_type = 0",
         {"server.flavor": "mariadb", "server.version": "10.11"},
@@ -130,3 +135,34 @@ def test_a_check_without_the_current_configuration_is_refused() -> None:
     profile = parse_profile(raw_profile())
     with pytest.raises(ValueError, match="needs the current configuration"):
         check(profile, recommend(profile))
+
+
+@pytest.mark.parametrize(
+    ("line", "overrides"),
+    [
+        ("innodb_flush_log_at_trx_commit = 0", {}),
+        ("sync_binlog = 0", {}),
+        ("innodb_buffer_pool_size = 15G", {}),
+        ("innodb_buffer_pool_size = 12G", {"hardware.memory_limit_gb": 8}),
+    ],
+)
+def test_what_check_mode_fails_on_the_recommendation_warns_about_in_the_same_words(
+    line: str, overrides: dict[str, Any]
+) -> None:
+    report = _report(f"[mysqld]\n{line}\n", **overrides)
+    assert [u.why for u in report.unsafe] == [
+        w for w in report.result.warnings if w.startswith(report.unsafe[0].variable)
+    ]
+
+
+def test_a_pool_over_a_containers_memory_limit_fails_on_a_host_with_plenty_of_ram() -> None:
+    # The review's profile 12 (issue #41, F1): 12 GiB pasted, 8 GiB limit, 256 GiB host.
+    report = _report(
+        "[mysqld]\ninnodb_buffer_pool_size = 12884901888\n",
+        **{"hardware.ram_gb": 256, "hardware.memory_limit_gb": 8, "server.version": "8.4.3"},
+    )
+    assert [u.variable for u in report.unsafe] == ["innodb_buffer_pool_size"]
+    assert report.unsafe[0].why.startswith(
+        "innodb_buffer_pool_size=12G is larger than the container's 8 GiB memory limit: once "
+        "the pool fills, the server will be killed for running out of memory"
+    )

@@ -146,3 +146,73 @@ def test_session_buffers_use_the_default_151_connections_when_unset() -> None:
         "session buffers", warnings_for(**{"hardware.ram_gb": 32}, current={"variables": paste})
     )
     assert "x max_connections 151 =" in warning
+
+
+# The review's profile 04 (issue #41, F3): MariaDB 10.6 on a consumer SATA SSD, full durability.
+PROFILE_04 = {
+    "server.flavor": "mariadb",
+    "server.version": "10.6.18",
+    "hardware.ram_gb": 4,
+    "hardware.cpu_cores": 2,
+    "workload.durability": "full",
+}
+
+
+def test_trx_commit_0_under_full_durability_names_the_second_of_commits_a_crash_loses() -> None:
+    paste = "[mysqld]\ninnodb_flush_log_at_trx_commit=0\n"
+    warning = one_about(
+        "innodb_flush_log_at_trx_commit", warnings_for(**PROFILE_04, current={"mycnf": paste})
+    )
+    assert warning.startswith("innodb_flush_log_at_trx_commit = 0 writes and syncs the redo log")
+    assert "a crash of mysqld alone can lose up to about a second of commits" in warning
+    assert warning.endswith("the profile asks for full durability: set 1.")
+
+
+def test_trx_commit_2_under_full_durability_names_the_os_crash_not_mysqld() -> None:
+    paste = {"innodb_flush_log_at_trx_commit": "2"}
+    warning = one_about(
+        "innodb_flush_log_at_trx_commit", warnings_for(current={"variables": paste})
+    )
+    assert "an OS crash or a power cut can lose up to about a second of commits" in warning
+
+
+@pytest.mark.parametrize(
+    ("overrides", "value"),
+    [
+        ({"workload.durability": "relaxed"}, "0"),  # the review's profile 16: asked for
+        ({}, "1"),
+        ({"server.flavor": "mariadb", "server.version": "10.11"}, "3"),  # syncs at commit too
+    ],
+)
+def test_trx_commit_the_profile_accepts_is_not_warned_about(overrides, value) -> None:
+    paste = {"innodb_flush_log_at_trx_commit": value}
+    warnings = warnings_for(**overrides, current={"variables": paste})
+    assert not [w for w in warnings if w.startswith("innodb_flush_log_at_trx_commit")]
+
+
+def test_a_pasted_pool_over_the_memory_limit_is_named_with_the_limit() -> None:
+    # The review's profile 12 (issue #41, F1): a container on a 256 GiB host.
+    container = {"hardware.ram_gb": 256, "hardware.memory_limit_gb": 8}
+    paste = {"innodb_buffer_pool_size": "12884901888"}
+    warning = one_about(
+        "innodb_buffer_pool_size", warnings_for(**container, current={"variables": paste})
+    )
+    assert warning.startswith(
+        "innodb_buffer_pool_size=12G is larger than the container's 8 GiB memory limit"
+    )
+    fits = {"innodb_buffer_pool_size": "4G"}
+    warnings = warnings_for(**container, current={"variables": fits})
+    assert not [w for w in warnings if w.startswith("innodb_buffer_pool_size")]
+
+
+def test_a_pasted_pool_that_fits_the_ram_only_without_the_rest_names_what_it_needs_beside() -> None:
+    warning = one_about(
+        "innodb_buffer_pool_size",
+        warnings_for(
+            **{"hardware.ram_gb": 16}, current={"variables": {"innodb_buffer_pool_size": "15G"}}
+        ),
+    )
+    assert warning.startswith("innodb_buffer_pool_size = 15G: a 15 GiB buffer pool plus")
+    assert warning.endswith(
+        "is more than the 16 GiB of RAM: the host can run out of memory and the server be killed."
+    )

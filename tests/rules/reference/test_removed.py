@@ -38,6 +38,22 @@ ISSUE_EXAMPLES = [
     ("mariadb", "10.11", "innodb_log_files_in_group", "2", "10.6.0"),
     ("mariadb", "11.4", "innodb_change_buffering", "none", "11.0.0"),
 ]
+# The replication options MySQL 8.3.0 removed (issue #41 review, F2; MySQL 8.4 Reference Manual,
+# 1.5 "Options and Variables Removed in MySQL 8.4"): an 8.4 server given one will not start.
+REMOVED_IN_8_3 = [
+    ("master_info_repository", "TABLE"),
+    ("relay_log_info_repository", "TABLE"),
+    ("master_info_file", "master.info"),
+    ("relay_log_info_file", "relay-log.info"),
+    ("log_bin_use_v1_row_events", "OFF"),
+    ("transaction_write_set_extraction", "XXHASH64"),
+    ("slave_rows_search_algorithms", "INDEX_SCAN,HASH_SCAN"),
+]
+ISSUE_EXAMPLES += [
+    (flavor, "8.4.3", name, value, "8.3.0")
+    for flavor in ("mysql", "percona")
+    for name, value in REMOVED_IN_8_3
+]
 
 
 @pytest.mark.parametrize(("flavor", "version", "name", "value", "release"), ISSUE_EXAMPLES)
@@ -112,6 +128,8 @@ def test_show_global_variables_from_an_older_server_is_an_upgrade_hazard_not_a_f
         ("mariadb", "10.11", "expire_logs_days"),  # MariaDB keeps it
         ("mariadb", "10.11", "tx_isolation"),  # deprecated in 11.4, not removed
         ("mysql", "8.4.3", "innodb_thread_concurrency"),  # removed from MariaDB only
+        ("mysql", "8.0.36", "master_info_repository"),  # removed in 8.3.0
+        ("mysql", "8.0.36", "slave_rows_search_algorithms"),
     ],
 )
 def test_a_variable_the_release_still_has_is_not_warned_about(
