@@ -101,7 +101,7 @@ def _volume_note(storage: Storage, rate: VolumeRate, assumed: bool = False) -> s
     else:
         text = f"an assumed {rate.given_iops:,} IOPS per volume (none provisioned given)"
     if rate.capped_by_mbps and rate.mbps is not None:
-        text += f", capped at {rate.iops:,.0f} 16 KiB IOs/s by {rate.mbps:,} MB/s"
+        text += f", capped at {rate.iops:,.0f} 16 KiB IOs/s by {rate.mbps:,.0f} MB/s"
     return text + ", about 1 ms per synchronous write"
 
 

@@ -243,7 +243,7 @@ class VolumeRate:
 
     iops: float  # after the throughput cap
     given_iops: int  # provisioned, or by size, or the preset's baseline, or ASSUMED_IOPS
-    mbps: int | None  # the throughput cap in use, if any
+    mbps: float | None  # the throughput cap in use, if any (a share of an instance's: unrounded)
     basis: str  # "provisioned" | "sized" | "preset" | "assumed"
     capped_by_mbps: bool
     sources: tuple[str, ...]
@@ -256,7 +256,7 @@ def pages_per_s(mbps: float) -> float:
     return mbps * MIB / PAGE_BYTES
 
 
-def sized_rate(rule: SizeRule, size_gib: float, volumes: int) -> tuple[float, int, int | None]:
+def sized_rate(rule: SizeRule, size_gib: float, volumes: int) -> tuple[float, float, int | None]:
     """(IOPS, MiB/s, the instance's cap per volume when it bound) of one of `volumes` volumes
     of `size_gib` each: the per-GiB rate plus its share of the per-instance baseline, within
     the volume's cap and its share of the instance's caps. The IOPS stay unrounded: a share of
@@ -269,9 +269,10 @@ def sized_rate(rule: SizeRule, size_gib: float, volumes: int) -> tuple[float, in
         iops = cap = int(rule.instance_iops / volumes)
     if rule.instance_mbps is not None:
         mbps = min(mbps, rule.instance_mbps / volumes)
-    # Up to a millionth of an IOPS: the float error of splitting the baseline must not floor a
-    # whole IOPS off the volumes' sum (3,048 from seven volumes became 3,047.99...).
-    return math.ceil(iops * 1e6) / 1e6, max(1, int(mbps)), cap
+    # Up to a millionth: the float error of splitting the baseline or the instance's throughput
+    # must not floor a whole IOPS or MiB/s off the volumes' sum (3,048 IOPS from seven volumes
+    # became 3,047.99...; 1,200 MiB/s over 14 volumes became 14 x 85).
+    return math.ceil(iops * 1e6) / 1e6, max(1.0, math.ceil(mbps * 1e6) / 1e6), cap
 
 
 def volume_rate(
@@ -295,7 +296,7 @@ def volume_rate(
         given, basis = preset.baseline_iops, "preset"
     else:
         given, basis, sources = ASSUMED_IOPS, "assumed", sources + ASSUMED_SOURCES
-    mbps = provisioned_mbps
+    mbps: float | None = provisioned_mbps
     if (
         mbps is None
         and preset is not None
