@@ -53,7 +53,7 @@ def test_the_readme_install_line_replaces_the_file_only_on_success(
     )
     installed = (target / "innodb.cnf").read_text()
     if good:
-        assert installed.startswith("# InnoDB"), run.stdout + run.stderr
+        assert "\n# InnoDB IO Advisor: my.cnf drop-in\n" in installed, run.stdout + run.stderr
     else:
         assert installed == "# what the server runs today\n"
         assert '"errors"' in run.stdout

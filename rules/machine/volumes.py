@@ -266,7 +266,8 @@ def sized_rate(rule: SizeRule, size_gib: float, volumes: int) -> tuple[float, fl
     mbps = rule.mbps_per_gib * size_gib + rule.base_mbps / shares
     cap = None
     if rule.instance_iops is not None and iops > rule.instance_iops / volumes:
-        iops = cap = int(rule.instance_iops / volumes)
+        iops = rule.instance_iops / volumes
+        cap = int(iops)
     if rule.instance_mbps is not None:
         mbps = min(mbps, rule.instance_mbps / volumes)
     # Up to a millionth: the float error of splitting the baseline or the instance's throughput

@@ -114,7 +114,8 @@ def test_recommend_returns_the_chosen_export_and_the_settings(mcp: Client) -> No
     result = _call(mcp, "recommend", {"profile": PROFILE, "format": "mycnf"})
     assert not result.is_error
     text = _text(result)
-    assert text.startswith("# InnoDB IO Advisor: my.cnf drop-in\n")
+    assert text.startswith("# What changes for you")  # the lead, then the header
+    assert "\n# InnoDB IO Advisor: my.cnf drop-in\n" in text
     assert "\n[mysqld]\n" in text
     assert "\ninnodb_io_capacity = " in text
     summary = result.structured_content

@@ -127,7 +127,8 @@ def download_the_my_cnf(page: Page, live_server, tmp_path: Path) -> None:
     saved = tmp_path / download.suggested_filename
     download.save_as(saved)
     text = saved.read_text(encoding="utf-8")
-    assert text.startswith("# InnoDB IO Advisor: my.cnf drop-in")
+    assert text.startswith("# What changes for you")  # the lead, then the header
+    assert "\n# InnoDB IO Advisor: my.cnf drop-in\n" in text
     assert "\n[mysqld]\n" in text
     assert f"# Permalink: {live_server.url}/r/{result_id}/" in text
     stored = recommendation_get(recommendation_id=result_id)
@@ -155,7 +156,9 @@ def test_a_visitor_completes_the_wizard_with_javascript(browser_page, live_serve
     copy = page.locator('button[data-copy-target="export-mycnf"]')
     copy.click()
     expect(copy).to_have_text("Copied")
-    assert page.evaluate("navigator.clipboard.readText()").startswith("# InnoDB IO Advisor")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("# What changes for you")
+    assert "\n# InnoDB IO Advisor: my.cnf drop-in\n" in copied
     download_the_my_cnf(page, live_server, tmp_path)
     page.reload()
     expect(page.locator("#whatif .comparison")).to_contain_text("SSD instead of HDD")
