@@ -49,12 +49,12 @@ def device_key(hostname: str, limits: dict[str, Any]) -> tuple[Any, ...]:
     return (hostname, *(limits.get(rate) for rate in rates))
 
 
-def command(path: Path, job: str, seconds: int) -> list[str]:
+def command(path: Path, job: str, seconds: int, size: str = f"{FILE_GIB}G") -> list[str]:
     return [
         "fio",
         f"--name={job}",
         f"--filename={path}",
-        f"--size={FILE_GIB}G",
+        f"--size={size}",
         f"--bs={BLOCK}",
         f"--rw={job}",
         "--direct=1",
@@ -75,9 +75,13 @@ def iops_of(output: str, job: str) -> float:
 
 
 def measure(
-    limits: cgroups.Limits, parent: Path, seconds: int, progress: Callable[[str], None]
+    limits: cgroups.Limits,
+    parent: Path,
+    seconds: int,
+    progress: Callable[[str], None],
+    size: str = f"{FILE_GIB}G",
 ) -> dict[str, Any]:
-    """One fio record for the device `limits` emulate under `parent`."""
+    """One fio record for the device `limits` emulate under `parent` (a file of `size`)."""
     if shutil.which("fio") is None:
         raise FioFailed("missing: apt-get update && apt-get install -y fio")
     device = io_only(limits)
@@ -89,7 +93,7 @@ def measure(
     try:
         for job in JOBS:
             progress(f"fio {job}, {BLOCK}, depth {IODEPTH}, {seconds} s, {device.label()}")
-            args = command(top / "fio-16k.dat", job, seconds)
+            args = command(top / "fio-16k.dat", job, seconds, size)
             proc = subprocess.run(
                 args,
                 capture_output=True,
