@@ -22,6 +22,9 @@ How each source was assigned: by the author and the address the bibliography giv
   machines; kept apart from Schwenke's, another person's machines and benchmark scripts,
   though both worked for MariaDB.
 - Partha Dutta: his blog ralpartha.blogspot.com.
+- InnoDB IO Advisor lab: this project's own sweeps (docs/lab.md, data/lab/README.md), one
+  source per emulated machine (`lab-<host>-<limits>`), all on one host with one harness: one
+  lab, so leave-one-lab-out holds every emulated machine out at once.
 
 A source listed nowhere (an approved user submission, a result added later) is its own lab;
 tests/calibration/test_labs.py holds every source of the shipped data to a lab listed here.
@@ -83,6 +86,16 @@ LABS: dict[str, tuple[str, ...]] = {
     ),
     "Mäkelä": ("mariadb-mdev-28111", "mariadb-mdev-28766"),
     "Dutta": ("ralpartha-2011-all-o-direct",),
+    "InnoDB IO Advisor lab": (
+        "lab-vm-mem1g-cpu1-riops3000-wiops3000-rbps125m-wbps125m",
+        "lab-vm-mem1g-cpu2",
+        "lab-vm-mem1g-cpu2-riops300-wiops300",
+        "lab-vm-mem2g-cpu1-riops3000-wiops3000-rbps125m-wbps125m",
+        "lab-vm-mem2g-cpu2-riops3000-wiops3000-rbps125m-wbps125m",
+        "lab-vm-mem2g-cpu2-riops300-wiops300",
+        "lab-vm-mem512m-cpu1",
+        "lab-vm-mem512m-cpu1-riops300-wiops300",
+    ),
 }
 _LAB_OF = {source: lab for lab, sources in LABS.items() for source in sources}
 

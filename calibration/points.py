@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-# The shared data set as imported (scripts/import_benchmarks.py), then further published results
-# collected for the project, each row with its URL, author and date.
-DATA_FILES = ("benchmarks.csv", "published.csv")
+# The shared data set as imported (scripts/import_benchmarks.py), further published results
+# collected for the project, each row with its URL, author and date, then this project's own lab
+# runs (`python3 -m lab --to-csv` of the raw records beside it: data/lab/README.md).
+DATA_FILES = ("benchmarks.csv", "published.csv", "lab/lab.csv")
 # Reference unit of each workload kind (product contract, "Input: the profile").
 UNITS = {
     "oltp": "NOTPM",

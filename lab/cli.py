@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from lab import cgroups, sysbench, to_csv
+from lab import cgroups, fio, record, sysbench, to_csv
 from lab.mariadb_server import ServerStartError
 from lab.run import CannotRun, Config, Interrupted, Plan, run
 
@@ -63,6 +63,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     load.add_argument("--rounds", type=int, default=2, help="A/B rounds [2]")
     load.add_argument("--time", type=int, default=60, help="seconds measured per run [60]")
     load.add_argument("--warmup", type=int, default=10, help="seconds of warm-up per run [10]")
+    load.add_argument(
+        "--fio",
+        action="store_true",
+        help="start no server: measure the emulated device with fio (random 16 KiB reads, "
+        "then writes, --time seconds each) and write one JSON line",
+    )
     place = parser.add_argument_group("where")
     place.add_argument("--dir", type=Path, default=Path("/var/tmp"), help="filesystem under test")
     place.add_argument("--datadir", type=Path, help="the lab's directory; must not exist")
@@ -131,13 +137,21 @@ def main(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
         if args.to_csv is not None:
             to_csv.write(to_csv.read_records(args.to_csv), stdout, progress)
             return 0
+        if args.fio:
+            line = record.dumps(fio.measure(limits_of(args), args.dir, args.time, progress))
+            if args.out is None:
+                print(line, file=stdout)
+            else:
+                with args.out.open("a", encoding="utf-8") as out:
+                    print(line, file=out)
+            return 0
         plan = plan_of(args)
         if args.out is None:
             run(plan, stdout, progress)
         else:
             with args.out.open("a", encoding="utf-8") as out:
                 run(plan, out, progress)
-    except (CannotRun, Interrupted) as problem:
+    except (CannotRun, Interrupted, fio.FioFailed, cgroups.CgroupRefused) as problem:
         progress(f"cannot run: {problem}")
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:

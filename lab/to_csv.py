@@ -3,16 +3,18 @@
 Each field comes from what the run recorded: the load, the server's variables as it reported
 them after the run, the emulated machine's limits as the kernel read them back, the host as the
 probe read it. A field the record cannot give is left empty where the data allows "not stated"
-(measured IOPS: the lab does not run fio yet); a model input the probe itself assumed is listed
-in `assumed_fields` with the probe's reason. A test with no reference kind (oltp_insert: the
-bulk_insert kind is iibench, 3 secondary indexes per row) is reported and skipped. Every row is
-read back through calibration.points.point_of_row, so a row the model cannot load is never
-printed. Nothing is written into calibration/data: adding lab points is a later, reviewed step.
+(measured IOPS, where no fio record of the same host and io limits is given: lab.fio); a model
+input the probe itself assumed is listed in `assumed_fields` with the probe's reason. A test
+with no reference kind (oltp_insert: the bulk_insert kind is iibench, 3 secondary indexes per
+row) is reported and skipped. Every row is read back through calibration.points.point_of_row,
+so a row the model cannot load is never printed. Nothing is written into calibration/data
+here: the sweep's rows are committed there by hand (calibration/data/lab/README.md).
 """
 
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import math
 from collections.abc import Callable, Iterable
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from calibration.points import UNITS, point_of_row
+from lab import fio
 
 GIB = 1024**3
 MIB = 1024**2
@@ -49,7 +52,16 @@ def columns() -> list[str]:
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    """The JSON lines of `path` (gzip-compressed when its name ends in .gz)."""
+    raw = path.read_bytes()
+    text = (gzip.decompress(raw) if path.suffix == ".gz" else raw).decode("utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def device_key_of(record: dict[str, Any]) -> tuple[Any, ...]:
+    """lab.fio.device_key of a run or fio record: its host and the io limits it ran under."""
+    limits = record["limits"]
+    return fio.device_key(record["host"]["name"], limits["asked"] if limits["applied"] else {})
 
 
 def _probed(document: dict[str, Any], path: str) -> Any:
@@ -75,8 +87,11 @@ def _cores(record: dict[str, Any]) -> tuple[int, str]:
     return int(record["host"]["cpu_count"]), ""
 
 
-def row_of(record: dict[str, Any], number: int) -> dict[str, str]:
-    """One CSV row; ValueError when the record's test has no reference kind."""
+def row_of(
+    record: dict[str, Any], number: int, device: dict[str, Any] | None = None
+) -> dict[str, str]:
+    """One CSV row, with the measured IOPS of `device` (a lab.fio record of the same host and
+    io limits) when given; ValueError when the record's test has no reference kind."""
     run, server, result = record["run"], record["server"], record["result"]
     kind = KINDS.get(run["test"])
     if kind is None:
@@ -128,17 +143,20 @@ def row_of(record: dict[str, Any], number: int) -> dict[str, str]:
         flags="lab",
         assumed_fields=";".join(assumed),
         assumptions="; ".join(assumptions),
-        notes=_notes(record, spread),
+        notes=_notes(record, spread, device),
         doublewrite="on" if variables["innodb_doublewrite"] in ("ON", "1") else "off",
         access="uniform",
         binlog=binlog,
         flush_neighbors=variables["innodb_flush_neighbors"],
     )
+    if device is not None:
+        row["measured_read_iops"] = str(device["fio"]["random_read_iops"])
+        row["measured_write_iops"] = str(device["fio"]["random_write_iops"])
     point_of_row(row)  # a row the model cannot load is a bug here, never printed
     return row
 
 
-def _notes(record: dict[str, Any], spread: dict[str, Any]) -> str:
+def _notes(record: dict[str, Any], spread: dict[str, Any], device: dict[str, Any] | None) -> str:
     run, limits = record["run"], record["limits"]
     parts = [
         f"lab {run['test']}, "
@@ -153,14 +171,25 @@ def _notes(record: dict[str, Any], spread: dict[str, Any]) -> str:
         parts.extend(f"not reproduced: {note}" for note in limits["not_reproduced"])
     elif limits["refused"]:
         parts.append(f"limits refused, run unlimited: {limits['refused']}")
+    if device is not None:
+        measured = device["fio"]
+        parts.append(
+            f"measured IOPS: {measured['version']} random {fio.BLOCK} direct, depth "
+            f"{fio.IODEPTH}, under the same io limits, {measured['started']}"
+        )
     return "; ".join(parts)
 
 
 def write(records: Iterable[dict[str, Any]], out: TextIO, progress: Callable[[str], None]) -> None:
+    """The run records as rows; a fio record (lab.fio) gives its measured IOPS to every run
+    record of the same host and io limits."""
+    records = list(records)
+    devices = {device_key_of(r): r for r in records if r.get("record") == fio.RECORD}
+    runs = [r for r in records if r.get("record") != fio.RECORD]
     writer = csv.DictWriter(out, fieldnames=columns(), lineterminator="\n")
     writer.writeheader()
-    for number, record in enumerate(records, start=1):
+    for number, record in enumerate(runs, start=1):
         try:
-            writer.writerow(row_of(record, number))
+            writer.writerow(row_of(record, number, devices.get(device_key_of(record))))
         except ValueError as skipped:
             progress(f"record {number} skipped: {skipped}")

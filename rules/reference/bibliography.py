@@ -15,8 +15,19 @@ from importlib import resources
 
 __all__ = ["KINDS", "Source", "all_sources", "has_source", "source"]
 
+# "lab": this project's own measurements (docs/lab.md), raw records committed beside the points.
 KINDS = frozenset(
-    {"assumption", "article", "manual", "book", "worklog", "bug-report", "benchmark-repo", "forum"}
+    {
+        "assumption",
+        "article",
+        "manual",
+        "book",
+        "worklog",
+        "bug-report",
+        "benchmark-repo",
+        "forum",
+        "lab",
+    }
 )
 
 _DATA_FILE = "sources.json"

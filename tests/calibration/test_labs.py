@@ -15,6 +15,7 @@ SIGNS = {
     "Schwenke": "Axel Schwenke",
     "Mäkelä": "Marko Mäkelä",
     "Dutta": "Partha Dutta",
+    "InnoDB IO Advisor lab": "InnoDB IO Advisor lab",
 }
 
 
