@@ -74,15 +74,33 @@ class Point:
         return not self.excluded
 
 
+# The lab's rows are loaded, listed and reported, but held out of the fit for now. Fitted with
+# them (docs/lab.md, "Calibrate before and after"), 35 pairs went the wrong way: with a 32 MiB
+# pool inside a cgroup the group's page cache served the reads, so fsync ran 1.5 to 3.2 times
+# faster than O_DIRECT, and the model has no page-cache term; the shipped fit stays the 369
+# published points until it has one.
+LAB_FILE = "lab/lab.csv"
+LAB_HELD_OUT = (
+    "the lab of this project, held out of the fit until the model has a page-cache term (fitted "
+    "with it, 35 pairs of a small pool under fsync against O_DIRECT went the wrong way)"
+)
+
+
 def load_points(path: Path | None = None) -> tuple[Point, ...]:
     """Every row of the shipped data files (excluded rows too, each with its reason), or of the
     one file at `path`."""
     if path is not None:
-        texts = [path.read_text("utf-8")]
-    else:
-        folder = resources.files("calibration.data")
-        texts = [folder.joinpath(name).read_text("utf-8") for name in DATA_FILES]
-    return tuple(point_of_row(row) for text in texts for row in csv.DictReader(text.splitlines()))
+        return tuple(
+            point_of_row(row) for row in csv.DictReader(path.read_text("utf-8").splitlines())
+        )
+    folder = resources.files("calibration.data")
+    points: list[Point] = []
+    for name in DATA_FILES:
+        for row in csv.DictReader(folder.joinpath(name).read_text("utf-8").splitlines()):
+            if name == LAB_FILE and not row["excluded"]:
+                row = {**row, "excluded": LAB_HELD_OUT}
+            points.append(point_of_row(row))
+    return tuple(points)
 
 
 def used_points(points: Iterable[Point]) -> tuple[Point, ...]:
