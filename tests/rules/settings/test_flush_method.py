@@ -52,9 +52,8 @@ def test_it_warns_about_battery_learning_cycles_when_relying_on_the_cache() -> N
     assert any("learning cycles" in w for w in result.warnings)
 
 
-PROFILE_15 = (
-    Path(__file__).parents[3] / "review/profiles/15-mariadb114-hdd-writeback-unprotected.json"
-)
+REVIEW = Path(__file__).parents[3] / "docs" / "reviews" / "2026-11-29"
+PROFILE_15 = REVIEW / "profiles" / "15-mariadb114-hdd-writeback-unprotected.json"
 
 
 def test_a_pasted_no_fsync_on_mariadb_11_4_is_overridden_in_the_drop_in() -> None:
