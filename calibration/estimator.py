@@ -150,6 +150,13 @@ class CalibratedEstimator:
         configs += [{**baseline, name: recommended[name]} for name in names]
         binlog = binary_log_on(profile)
         unpriced = [n for n in names if setting_class(n, binlog=binlog) in self._spread.unpriced]
+        # Each left-out change once: the gain lists it, and its effect note says the same.
+        exclusions = {
+            n: gain_exclusion(
+                self._spread, setting_class(n, binlog=binlog), n, baseline.get(n), recommended[n]
+            )
+            for n in unpriced
+        }
         if compare and unpriced:  # the recommendation with its unpriced changes held: the gain's
             configs.append(
                 {**baseline, **{n: v for n, v in recommended.items() if n not in unpriced}}
@@ -185,16 +192,7 @@ class CalibratedEstimator:
                 if cls != NO_CLASS and name not in unpriced:
                     changes[cls] = changes.get(cls, 0.0) + float(logs[2 + i, 0]) - before
             priced = len(configs) - 1 if unpriced else 1  # the gain's configuration
-            excludes = tuple(
-                gain_exclusion(
-                    self._spread,
-                    setting_class(n, binlog=machine.binlog),
-                    n,
-                    baseline.get(n),
-                    recommended[n],
-                )
-                for n in unpriced
-            )
+            excludes = tuple(exclusions.values())
             gain = self._gain(
                 logs[priced, 0] - before,
                 binding[priced],
@@ -213,15 +211,7 @@ class CalibratedEstimator:
                 not_estimated[name] = unpriced_note(name, kind)
                 continue
             if name in unpriced:  # one source for every number: the gain does not count it
-                not_estimated[name] = unbounded_note(
-                    gain_exclusion(
-                        self._spread,
-                        setting_class(name, binlog=binlog),
-                        name,
-                        baseline.get(name),
-                        recommended[name],
-                    )
-                )
+                not_estimated[name] = unbounded_note(exclusions[name])
                 continue
             # + 0.0: a change that rounds to nothing is 0.0, not -0.0, in the API's JSON too
             effect = Effect(round(lo, 1) + 0.0, round(hi, 1) + 0.0)
